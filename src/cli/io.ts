@@ -1,0 +1,19 @@
+// The CLI's view of the outside world, so commands can be tested without a process.
+
+/** Streams and helpers a command gets; exit codes: 0 ran, 1 a finding reached --fail-on, 2 usage/input error. */
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  /** Reads all of standard input (for `-`). */
+  readStdin(): Promise<string>;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+}
+
+/** A CLI subcommand. Returns the process exit code. */
+export type CliCommand = (argv: readonly string[], io: CliIo) => Promise<number>;
+
+/** Thrown for usage and input errors (exit 2). */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}

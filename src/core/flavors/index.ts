@@ -1,0 +1,3 @@
+// Flavor and version awareness: the capability table and version helpers.
+export * from './version.js';
+export * from './capabilities.js';
