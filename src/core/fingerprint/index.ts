@@ -1,0 +1,2 @@
+// Public surface of the fingerprint module.
+export { asciiLower, binaryStringToBytes, checksum, fingerprint } from './fingerprint.js';
