@@ -1,0 +1,154 @@
+// analyze(): the advisor's entry point. Splits a script, parses each statement once and runs the rules.
+
+import type { AnalysisReport, Finding, StatementReport } from './model/report.js';
+import { EMPTY_SCHEMA, type SchemaModel } from './model/schema.js';
+import type { ServerInfo, TargetSource } from './model/server-info.js';
+import { rules as registry } from './rules/index.js';
+import {
+  resolveColumnsIn,
+  toFinding,
+  type Rule,
+  type RuleContext,
+  type StatementKind,
+} from './rules/engine.js';
+import { spanOf } from './sql/ast.js';
+import { parseStatement, type AstNode } from './sql/parse.js';
+import { collectPredicateSites, type PredicateSite } from './sql/predicates.js';
+import { LineIndex, splitStatements } from './sql/split.js';
+
+export interface AnalyzeOptions {
+  server: ServerInfo;
+  source: TargetSource;
+  schema?: SchemaModel;
+  /** Rule IDs disabled for the whole workspace. */
+  disabledRules?: readonly string[];
+  /** Rules to run (default: all registered). */
+  rules?: readonly Rule[];
+}
+
+const KINDS: readonly StatementKind[] = [
+  'select',
+  'update',
+  'delete',
+  'insert',
+  'replace',
+  'create',
+  'alter',
+];
+
+/** Rule IDs disabled by a `-- sargable-disable FUN001, ARI001` comment in the statement (dots allowed: FUN.001). */
+export function disabledByComment(sql: string): Set<string> {
+  const disabled = new Set<string>();
+  for (const match of sql.matchAll(/sargable-disable\s+([A-Za-z0-9.,\s]+?)(?:\*\/|$)/gm)) {
+    for (const id of (match[1] ?? '').split(/[\s,]+/))
+      if (id) disabled.add(id.replace(/\./g, '').toUpperCase());
+  }
+  return disabled;
+}
+
+/** Analyze a script of one or more statements. Never throws for bad SQL: errors[] carries it. */
+export function analyze(text: string, options: AnalyzeOptions): AnalysisReport {
+  const schema = options.schema ?? EMPTY_SCHEMA;
+  const lines = new LineIndex(text);
+  const activeRules = (options.rules ?? Object.values(registry)).filter(
+    (rule) => !options.disabledRules?.includes(rule.meta.id) && !rule.meta.replacedBy,
+  );
+  const report: AnalysisReport = {
+    server: { flavor: options.server.flavor, version: options.server.version, source: options.source },
+    statements: [],
+    errors: [],
+  };
+
+  splitStatements(text).forEach((slice, index) => {
+    const parsed = parseStatement(slice.sql, options.server.flavor);
+    if (!parsed.ok) {
+      report.errors.push({
+        index,
+        message: parsed.message,
+        line: slice.line + parsed.line - 1,
+        column: parsed.line === 1 ? slice.column + parsed.column - 1 : parsed.column,
+      });
+      return;
+    }
+    const statement: StatementReport = {
+      index,
+      sql: slice.sql,
+      line: slice.line,
+      column: slice.column,
+      findings: [],
+    };
+    const kind = statementKind(parsed.ast);
+    const disabled = disabledByComment(slice.sql);
+    let sites: PredicateSite[] | undefined;
+    const context: RuleContext = {
+      sql: slice.sql,
+      ast: parsed.ast,
+      kind,
+      server: options.server,
+      flavor: options.server.flavor,
+      schema,
+      sites: () => (sites ??= collectPredicateSites(parsed.ast)),
+      resolveColumns: (site, expression) =>
+        resolveColumnsIn(schema, options.server.database, site, expression),
+      textOf: (node) => {
+        const span = spanOf(node);
+        return span ? slice.sql.slice(span.start, span.end) : '';
+      },
+      report: () => undefined,
+    };
+    for (const rule of activeRules) {
+      if (!rule.meta.appliesTo.includes(kind) || disabled.has(rule.meta.id)) continue;
+      rule.detect({
+        ...context,
+        report: (input) => {
+          const { span, ...finding } = toFinding(rule.meta, input);
+          const trimmed = trimSpan(slice.sql, span);
+          const start = lines.position(slice.offset + trimmed.start);
+          const end = lines.position(slice.offset + trimmed.end);
+          const {
+            rule: id,
+            category,
+            severity,
+            message,
+            table,
+            columns,
+            expression,
+            suggestions,
+            notes,
+          } = finding;
+          statement.findings.push({
+            rule: id,
+            category,
+            severity,
+            message,
+            line: start.line,
+            column: start.column,
+            endLine: end.line,
+            endColumn: end.column,
+            table,
+            columns,
+            expression: expression.trim(),
+            suggestions,
+            ...(notes ? { notes } : {}),
+          } satisfies Finding);
+        },
+      });
+    }
+    statement.findings.sort((a, b) => a.line - b.line || a.column - b.column || a.rule.localeCompare(b.rule));
+    report.statements.push(statement);
+  });
+  return report;
+}
+
+/** node-sql-parser's spans of binary expressions include trailing blanks; markers should not. */
+function trimSpan(sql: string, span: { start: number; end: number }): { start: number; end: number } {
+  let { start, end } = span;
+  while (end > start && /\s/.test(sql[end - 1] ?? '')) end--;
+  while (start < end && /\s/.test(sql[start] ?? '')) start++;
+  return { start, end };
+}
+
+function statementKind(ast: AstNode): StatementKind {
+  const type = typeof ast.type === 'string' ? ast.type.toLowerCase() : 'other';
+  return (KINDS as readonly string[]).includes(type) ? (type as StatementKind) : 'other';
+}

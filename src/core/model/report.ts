@@ -1,0 +1,80 @@
+// The analysis report: the CLI JSON contract (it only grows; never rename or remove a field).
+
+import type { Flavor } from '../flavors/capabilities.js';
+import type { TargetSource } from './server-info.js';
+
+/** Fixed, documented list of finding categories (docs/rules.md). */
+export const categories = [
+  'function-wrapped-predicate',
+  'arithmetic-on-column',
+  'implicit-conversion',
+  'leading-wildcard',
+  'locking-read',
+  'sql-mode',
+  'plan',
+] as const;
+export type Category = (typeof categories)[number];
+
+export const severities = ['info', 'warning', 'error'] as const;
+export type Severity = (typeof severities)[number];
+
+export type SuggestionKind = 'rewrite' | 'functional-index' | 'generated-column' | 'index';
+
+/** A proposed fix. `equivalent` is true only when the fix returns exactly the same rows. */
+export interface Suggestion {
+  kind: SuggestionKind;
+  equivalent: boolean;
+  ddl: string[];
+  indexName?: string;
+  rewrittenSql?: string;
+  notes: string[];
+  /** Filled by what-if verification (EXPLAIN before/after). */
+  verification?: unknown;
+}
+
+/** One finding, positions 1-based; `endColumn` is exclusive (Monaco's convention). */
+export interface Finding {
+  rule: string;
+  category: Category;
+  severity: Severity;
+  message: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  table: string | null;
+  columns: string[];
+  expression: string;
+  suggestions: Suggestion[];
+  notes?: string[];
+}
+
+export interface StatementReport {
+  index: number;
+  sql: string;
+  line: number;
+  column: number;
+  findings: Finding[];
+}
+
+export interface StatementError {
+  index: number;
+  message: string;
+  line: number;
+  column: number;
+}
+
+export interface AnalysisReport {
+  server: { flavor: Flavor; version: string; source: TargetSource };
+  statements: StatementReport[];
+  errors: StatementError[];
+}
+
+const severityRank: Record<Severity, number> = { info: 0, warning: 1, error: 2 };
+
+/** True when any finding is at or above `threshold`. */
+export function reachesSeverity(report: AnalysisReport, threshold: Severity): boolean {
+  return report.statements.some((statement) =>
+    statement.findings.some((finding) => severityRank[finding.severity] >= severityRank[threshold]),
+  );
+}

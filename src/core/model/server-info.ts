@@ -1,0 +1,53 @@
+// What we know about the server an analysis targets: flavor, version, modes, capabilities.
+
+import { capabilitiesFor, type Capabilities, type Flavor } from '../flavors/capabilities.js';
+
+/** Runtime facts that are not derived from the version (read from the live server). */
+export interface RuntimeCapabilities {
+  /** performance_schema is ON (MySQL default) or OFF (MariaDB default; changes need a restart). */
+  performanceSchema: boolean;
+}
+
+/** Everything detected on connect, in one object. */
+export interface ServerInfo {
+  flavor: Flavor;
+  /** `8.0.33`, `10.11.6` (no suffix) */
+  version: string;
+  /** The raw `SELECT VERSION()` */
+  versionString: string;
+  /** `@@version_comment`, e.g. `MySQL Community Server - GPL`, `mariadb.org binary distribution` */
+  versionComment: string;
+  sqlMode: { session: string; global: string };
+  capabilities: Capabilities & RuntimeCapabilities;
+  /** The default schema of the connection, if any. */
+  database: string | null;
+}
+
+/** Where the target came from, as the CLI JSON reports it. */
+export type TargetSource = 'dsn' | 'flags' | 'default';
+
+/** The flavor/version an analysis is done for. */
+export interface AnalysisTarget {
+  flavor: Flavor;
+  version: string;
+  source: TargetSource;
+  /** Present when connected. */
+  server?: ServerInfo;
+}
+
+/** Build a ServerInfo for offline analysis from a flavor and version only. */
+export function offlineServerInfo(flavor: Flavor, version: string): ServerInfo {
+  const modes =
+    flavor === 'mariadb'
+      ? 'STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION'
+      : 'ONLY_FULL_GROUP_BY,STRICT_TRANS_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION';
+  return {
+    flavor,
+    version,
+    versionString: version,
+    versionComment: '',
+    sqlMode: { session: modes, global: modes },
+    capabilities: { ...capabilitiesFor(flavor, version), performanceSchema: flavor !== 'mariadb' },
+    database: null,
+  };
+}

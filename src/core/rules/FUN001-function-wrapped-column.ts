@@ -1,0 +1,40 @@
+// FUN001: a column wrapped in a function (or CAST, COLLATE, JSON operator, CASE, COALESCE, concatenation) on the column side of a predicate.
+
+import { defineRule } from './engine.js';
+import { expressionServedByIndex, reportWrappedSites } from './wrapped-site.js';
+
+export const rule = defineRule({
+  meta: {
+    id: 'FUN001',
+    name: 'predicate.function-wrapped-column',
+    category: 'function-wrapped-predicate',
+    severity: 'warning',
+    title: 'Column wrapped in a function in a predicate',
+    rationale:
+      'An index stores column values, not the values of an expression over them. When a predicate applies a function to the column, the optimizer cannot seek the index on that column and reads every row.',
+    appliesTo: ['select', 'update', 'delete', 'insert', 'replace'],
+    messages: {
+      wrapped:
+        '{{wrapper}} wraps column {{column}}: an index on {{column}} cannot serve this predicate, so every row is read.',
+      wrappedOrder:
+        '{{wrapper}} wraps column {{column}} in {{clause}}: an index on {{column}} cannot provide this order.',
+      servedOnlyByName:
+        '{{wrapper}} wraps column {{column}}. Generated column {{generated}} is indexed with this expression, but {{flavorName}} does not substitute it: name {{generated}} in the query.',
+    },
+    docs: {
+      antiPattern: 'SELECT AVG(price) FROM products WHERE MONTH(create_time) = 10',
+      bestPractice:
+        "SELECT AVG(price) FROM products WHERE create_time >= '2019-10-01' AND create_time < '2019-11-01' -- when one year is meant; otherwise index the expression",
+      notes: [
+        'Functions applied only to constants or parameters are fine: `create_time >= NOW() - INTERVAL 1 DAY`.',
+        'Not reported when an existing functional index (MySQL >= 8.0.13) or an indexed generated column that the server substitutes has the same expression.',
+      ],
+    },
+  },
+  detect(context) {
+    reportWrappedSites(context, {
+      kinds: ['function', 'cast', 'collate', 'json', 'case', 'coalesce', 'concat'],
+      servedBy: expressionServedByIndex,
+    });
+  },
+});

@@ -1,0 +1,134 @@
+// Shared detection for rules about wrapped columns: walks sites, resolves columns, checks existing indexes.
+
+import type { TableInfo } from '../model/schema.js';
+import { isNode } from '../sql/ast.js';
+import { printSql, type AstNode } from '../sql/parse.js';
+import type { Flavor } from '../flavors/capabilities.js';
+import { spanOf, type RuleContext } from './engine.js';
+import { wrappedOperands, type WrapKind } from './wrapping.js';
+
+/** How an existing index relates to a wrapped expression. */
+export type Served =
+  | { by: 'none' }
+  | { by: 'index'; index: string }
+  /** An indexed generated column has the expression but the server does not substitute it (MariaDB). */
+  | { by: 'generated-column-by-name'; column: string; index: string };
+
+export interface WrappedSiteOptions {
+  kinds: readonly WrapKind[];
+  servedBy: (context: RuleContext, table: TableInfo, expression: AstNode) => Served;
+}
+
+const CLAUSE_NAMES = {
+  where: 'WHERE',
+  on: 'JOIN … ON',
+  having: 'HAVING',
+  'order-by': 'ORDER BY',
+  'group-by': 'GROUP BY',
+} as const;
+
+/** Report every wrapped operand of the given kinds, once per operand. */
+export function reportWrappedSites(context: RuleContext, options: WrappedSiteOptions): void {
+  for (const site of context.sites()) {
+    for (const wrapped of wrappedOperands(site)) {
+      if (!options.kinds.includes(wrapped.kind)) continue;
+      const span = spanOf(wrapped.node);
+      if (!span) continue;
+      const columns = context.resolveColumns(site, wrapped.node);
+      const first = columns[0];
+      if (!first) continue;
+      const table = first.table;
+      const served = table ? options.servedBy(context, table, wrapped.node) : ({ by: 'none' } as Served);
+      if (served.by === 'index') continue;
+      const ordering = site.clause === 'order-by' || site.clause === 'group-by';
+      const wrapper =
+        wrapped.kind === 'arithmetic'
+          ? wrapped.name
+          : wrapped.kind === 'json' && wrapped.name.startsWith('-')
+            ? `${wrapped.name} operator`
+            : `${wrapped.name}()`;
+      const data = {
+        wrapper:
+          wrapped.kind === 'collate'
+            ? 'COLLATE'
+            : wrapped.kind === 'case'
+              ? 'CASE'
+              : wrapped.kind === 'cast'
+                ? 'CAST()'
+                : wrapper,
+        column: first.column,
+        clause: CLAUSE_NAMES[site.clause],
+        flavorName: context.flavor === 'mariadb' ? 'MariaDB' : 'MySQL',
+        generated: served.by === 'generated-column-by-name' ? served.column : '',
+      };
+      const notes: string[] = [];
+      if (!table)
+        notes.push(
+          `Table of column ${first.column} is unknown (not in the schema): types are unknown, no DDL is proposed.`,
+        );
+      else if (!first.info)
+        notes.push(`Column ${first.column} is not in table ${table.name} of the schema: types are unknown.`);
+      context.report({
+        messageId:
+          served.by === 'generated-column-by-name'
+            ? 'servedOnlyByName'
+            : ordering
+              ? 'wrappedOrder'
+              : 'wrapped',
+        data,
+        span,
+        table: table?.name ?? first.scopeTable?.table ?? null,
+        columns: [...new Set(columns.map((column) => column.info?.name ?? column.column))],
+        expression: context.textOf(wrapped.node),
+        severity: ordering ? 'info' : undefined,
+        notes,
+      });
+    }
+  }
+}
+
+/** Canonical text of an expression for comparing with index expressions: unqualified, lower-case, no quotes or spaces. */
+export function canonicalExpression(expression: AstNode | string, flavor: Flavor): string {
+  const text = typeof expression === 'string' ? expression : printSql(unqualify(expression), flavor);
+  return text.replace(/[`\s]/g, '').toLowerCase();
+}
+
+function unqualify(node: AstNode): AstNode {
+  return JSON.parse(JSON.stringify(node), (key, value: unknown) => {
+    if (key === 'loc') return undefined;
+    if (isNode(value) && value.type === 'column_ref') return { ...value, table: null };
+    return value;
+  }) as AstNode;
+}
+
+/**
+ * Is the expression already served by an index? A functional key part with the same expression
+ * serves it; so does an indexed generated column with the same expression where the server
+ * substitutes generated columns (MySQL). On MariaDB such a column serves only queries naming it.
+ */
+export function expressionServedByIndex(context: RuleContext, table: TableInfo, expression: AstNode): Served {
+  const wanted = canonicalExpression(expression, context.flavor);
+  const caps = context.server.capabilities;
+  for (const index of table.indexes) {
+    const first = index.parts[0];
+    if (!first || !index.visible) continue;
+    if (
+      first.expression &&
+      caps.functionalIndexes &&
+      canonicalExpression(first.expression, context.flavor) === wanted
+    ) {
+      return { by: 'index', index: index.name };
+    }
+    if (first.column) {
+      const column = table.columns.find(
+        (candidate) => candidate.name.toLowerCase() === first.column?.toLowerCase(),
+      );
+      if (column?.generated && canonicalExpression(column.generated.expression, context.flavor) === wanted) {
+        return caps.generatedColumnSubstitution
+          ? { by: 'index', index: index.name }
+          : { by: 'generated-column-by-name', column: column.name, index: index.name };
+      }
+    }
+  }
+  return { by: 'none' };
+}

@@ -1,0 +1,110 @@
+// Small typed helpers over node-sql-parser's JSON AST (which has no useful static types).
+
+import type { AstNode } from './parse.js';
+
+/** A source range inside one statement (0-based offsets, end exclusive). */
+export interface Span {
+  start: number;
+  end: number;
+}
+
+export function isNode(value: unknown): value is AstNode {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function nodeType(node: unknown): string | undefined {
+  return isNode(node) && typeof node.type === 'string' ? node.type : undefined;
+}
+
+/** The node's span in the statement text, when the parser recorded one. */
+export function spanOf(node: unknown): Span | undefined {
+  if (!isNode(node) || !isNode(node.loc)) return undefined;
+  const start = (node.loc.start as { offset?: number } | undefined)?.offset;
+  const end = (node.loc.end as { offset?: number } | undefined)?.offset;
+  return typeof start === 'number' && typeof end === 'number' ? { start, end } : undefined;
+}
+
+/** Upper-case function name of a `function` node (`MONTH`, `JSON_EXTRACT`). */
+export function functionName(node: AstNode): string {
+  const name = node.name as { name?: { value?: string }[] } | string | undefined;
+  if (typeof name === 'string') return name.toUpperCase();
+  const parts = name?.name?.map((part) => part.value ?? '') ?? [];
+  return parts.join('.').toUpperCase();
+}
+
+/** Arguments of a function call. */
+export function functionArgs(node: AstNode): AstNode[] {
+  const args = node.args as { value?: unknown } | undefined;
+  const value = args?.value;
+  if (Array.isArray(value)) return value.filter(isNode);
+  return isNode(value) ? [value] : [];
+}
+
+/** A column reference: optional table qualifier and the column name. */
+export interface ColumnRef {
+  node: AstNode;
+  table: string | null;
+  column: string;
+}
+
+/** Column name of a column_ref node (node-sql-parser nests it in `expr` for some shapes). */
+export function columnName(node: AstNode): string | undefined {
+  const column = node.column as unknown;
+  if (typeof column === 'string') return column;
+  if (isNode(column)) {
+    const expr = column.expr as { value?: unknown } | undefined;
+    if (typeof expr?.value === 'string') return expr.value;
+    if (typeof column.value === 'string') return column.value;
+  }
+  return undefined;
+}
+
+/** True for a SELECT (or set operation) AST embedded in an expression: `{ ast: {...} }` or type 'select'. */
+export function embeddedSelect(node: AstNode): AstNode | undefined {
+  if (isNode(node.ast) && typeof node.ast.type === 'string') return node.ast;
+  return undefined;
+}
+
+/**
+ * Column references inside an expression, not descending into subqueries (they have their own scope).
+ */
+export function columnRefs(expression: unknown): ColumnRef[] {
+  const found: ColumnRef[] = [];
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) {
+      value.forEach(visit);
+      return;
+    }
+    if (!isNode(value)) return;
+    if (embeddedSelect(value) || value.type === 'select') return;
+    if (value.type === 'column_ref') {
+      const column = columnName(value);
+      if (column && column !== '*')
+        found.push({ node: value, table: typeof value.table === 'string' ? value.table : null, column });
+      return;
+    }
+    for (const [key, child] of Object.entries(value)) {
+      if (key === 'loc') continue;
+      visit(child);
+    }
+  };
+  visit(expression);
+  return found;
+}
+
+/** True when the expression contains an aggregate function call. */
+export function containsAggregate(expression: unknown): boolean {
+  let found = false;
+  const visit = (value: unknown): void => {
+    if (found) return;
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (!isNode(value) || embeddedSelect(value)) return;
+    if (value.type === 'aggr_func') {
+      found = true;
+      return;
+    }
+    for (const [key, child] of Object.entries(value)) if (key !== 'loc') visit(child);
+  };
+  visit(expression);
+  return found;
+}

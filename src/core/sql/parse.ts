@@ -1,0 +1,95 @@
+// Parsing one statement with node-sql-parser in the flavor's dialect; errors become data, not exceptions.
+
+import mysqlBuild from 'node-sql-parser/build/mysql.js';
+import mariadbBuild from 'node-sql-parser/build/mariadb.js';
+import type { Flavor } from '../flavors/capabilities.js';
+
+/** node-sql-parser's AST is untyped JSON for our purposes; rules read it through helpers in `ast.ts`. */
+export type AstNode = Record<string, unknown>;
+
+export type ParseResult =
+  | { ok: true; ast: AstNode; dialect: 'MySQL' | 'MariaDB' }
+  | { ok: false; message: string; line: number; column: number };
+
+type ParserInstance = {
+  astify(sql: string, options: object): unknown;
+  sqlify(ast: unknown, options: object): string;
+};
+let parsers: Partial<Record<'MySQL' | 'MariaDB', ParserInstance>> = {};
+
+function parserFor(dialect: 'MySQL' | 'MariaDB'): ParserInstance {
+  let parser = parsers[dialect];
+  if (!parser) {
+    const build = (dialect === 'MySQL' ? mysqlBuild : mariadbBuild) as unknown as {
+      Parser: new () => ParserInstance;
+    };
+    parser = new build.Parser();
+    parsers = { ...parsers, [dialect]: parser };
+  }
+  return parser;
+}
+
+/** The node-sql-parser dialect for a flavor. Percona Server speaks MySQL. */
+export function dialectFor(flavor: Flavor): 'MySQL' | 'MariaDB' {
+  return flavor === 'mariadb' ? 'MariaDB' : 'MySQL';
+}
+
+/**
+ * Parse one statement. Positions in the AST (`loc`) are relative to `sql`.
+ * A parse error is returned with its 1-based position and a short message.
+ */
+export function parseStatement(sql: string, flavor: Flavor): ParseResult {
+  const dialect = dialectFor(flavor);
+  try {
+    const result = parserFor(dialect).astify(sql, {
+      database: dialect,
+      parseOptions: { includeLocations: true },
+    });
+    const ast = Array.isArray(result) ? result[0] : result;
+    if (!ast || typeof ast !== 'object') return { ok: false, message: 'Empty statement', line: 1, column: 1 };
+    return { ok: true, ast: ast as AstNode, dialect };
+  } catch (error) {
+    return { ok: false, ...describeParseError(error, sql) };
+  }
+}
+
+const STATEMENT_TYPES = new Set([
+  'select',
+  'insert',
+  'replace',
+  'update',
+  'delete',
+  'create',
+  'alter',
+  'drop',
+  'use',
+  'set',
+]);
+
+/**
+ * Print an AST back to SQL in the flavor's dialect. node-sql-parser only prints statements, so an
+ * expression is printed as the single item of a SELECT list and the `SELECT ` prefix is removed.
+ */
+export function printSql(ast: AstNode, flavor: Flavor): string {
+  const parser = parserFor(dialectFor(flavor));
+  const options = { database: dialectFor(flavor) };
+  if (typeof ast.type === 'string' && STATEMENT_TYPES.has(ast.type)) return parser.sqlify(ast, options);
+  const wrapper = { type: 'select', columns: [{ expr: ast, as: null }], from: null, where: null };
+  return parser.sqlify(wrapper, options).replace(/^SELECT /, '');
+}
+
+function describeParseError(error: unknown, sql: string): { message: string; line: number; column: number } {
+  const details = error as {
+    location?: { start?: { line?: number; column?: number; offset?: number } };
+    found?: unknown;
+  };
+  const start = details.location?.start;
+  const line = start?.line ?? 1;
+  const column = start?.column ?? 1;
+  const offset = start?.offset ?? 0;
+  const near = sql.slice(offset, offset + 24).split('\n')[0] ?? '';
+  const message = near
+    ? `Syntax error near '${near}' (line ${line}, column ${column}).`
+    : `Syntax error: unexpected end of statement (line ${line}, column ${column}).`;
+  return { message, line, column };
+}

@@ -1,0 +1,75 @@
+// The API contract, declared once: method names, request validation (zod) and reply types.
+// Electron IPC, the web bridge and the CLI all go through these.
+
+import { z } from 'zod';
+import type { AnalysisReport } from '../core/model/report.js';
+import type { ServerInfo } from '../core/model/server-info.js';
+import type { WireError } from './errors.js';
+
+const flavor = z.enum(['mysql', 'mariadb', 'percona']);
+
+/** Connect from a DSN or from form fields. The password never comes back out of the services. */
+export const connectionParamsSchema = z.union([
+  z.object({ dsn: z.string().min(1), connectTimeoutMs: z.number().int().positive().optional() }),
+  z.object({
+    host: z.string().min(1),
+    port: z.number().int().min(1).max(65535).default(3306),
+    user: z.string().min(1),
+    password: z.string().default(''),
+    database: z.string().optional(),
+    tls: z.enum(['off', 'required', 'verify']).default('off'),
+    connectTimeoutMs: z.number().int().positive().optional(),
+  }),
+]);
+export type ConnectionParams = z.input<typeof connectionParamsSchema>;
+
+export const analyzeRequestSchema = z.object({
+  sql: z.string(),
+  /** Use the live server's schema and version. */
+  connectionId: z.string().optional(),
+  /** Offline schema: CREATE TABLE statements. */
+  schemaSql: z.string().optional(),
+  /** Offline target when not connected. */
+  target: z.object({ flavor, version: z.string() }).optional(),
+});
+export type AnalyzeRequest = z.input<typeof analyzeRequestSchema>;
+
+export const connectionRefSchema = z.object({ connectionId: z.string().min(1) });
+
+/** Request schemas by method; the bridge and IPC validate every request against these. */
+export const requestSchemas = {
+  'app.info': z.object({}).optional(),
+  'connection.open': connectionParamsSchema,
+  'connection.close': connectionRefSchema,
+  'analyze.run': analyzeRequestSchema,
+} as const;
+
+export interface AppInfo {
+  name: string;
+  version: string;
+  mode: 'electron' | 'web';
+}
+
+export interface OpenResult {
+  connectionId: string;
+  server: ServerInfo;
+  /** `user@host:port` — never the password */
+  label: string;
+}
+
+/** Every method the services offer. Implemented by `src/main/handlers.ts`. */
+export interface AdvisorApi {
+  'app.info'(request?: Record<string, never>): Promise<AppInfo>;
+  'connection.open'(request: ConnectionParams): Promise<OpenResult>;
+  'connection.close'(request: { connectionId: string }): Promise<void>;
+  'analyze.run'(request: AnalyzeRequest): Promise<AnalysisReport>;
+}
+
+export type ApiMethod = keyof AdvisorApi;
+export const apiMethods = Object.keys(requestSchemas) as ApiMethod[];
+
+export type Reply<T> = { ok: true; value: T } | { ok: false; error: WireError };
+
+export function isApiMethod(name: string): name is ApiMethod {
+  return (apiMethods as string[]).includes(name);
+}
