@@ -321,6 +321,7 @@ interface LiveServer {
   entry: RegistryEntry;
   child: ChildProcess | null;
   exited: boolean;
+  stopping?: Promise<void>;
 }
 
 const live = new Map<number, LiveServer>();
@@ -400,7 +401,12 @@ async function requestFastShutdown(socket: string): Promise<void> {
   }
 }
 
-async function stopLive(server: LiveServer): Promise<void> {
+function stopLive(server: LiveServer): Promise<void> {
+  server.stopping ??= stopLiveOnce(server);
+  return server.stopping;
+}
+
+async function stopLiveOnce(server: LiveServer): Promise<void> {
   const { entry } = server;
   if (entry.watchdogPid !== null) signal(entry.watchdogPid, 'SIGKILL');
   if (!server.exited) await requestFastShutdown(path.join(entry.dir, 'mysql.sock'));
@@ -472,6 +478,9 @@ function installHandlers(): void {
   process.on('exit', onExitSync);
   for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.once(sig, () => {
+      // A host that handles the signal itself (scripts/test.mjs, vitest) stops us in its own
+      // cleanup; the 'exit' hook above is the backstop. Otherwise mimic the default: clean up, exit.
+      if (process.listenerCount(sig) > 0) return;
       void stopAllServers().finally(() => {
         process.exit(128 + (os.constants.signals[sig] ?? 1));
       });
