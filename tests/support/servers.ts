@@ -497,10 +497,19 @@ function spawnWatchdog(ownerPid: number, serverPid: number, dir: string, dataDir
     'while kill -0 "$1" 2>/dev/null; do sleep 1; done; ' +
     'kill -TERM "$2" 2>/dev/null; i=0; ' +
     'while kill -0 "$2" 2>/dev/null && [ $i -lt 150 ]; do sleep 0.1; i=$((i+1)); done; ' +
-    'kill -KILL "$2" 2>/dev/null; rm -rf "$3"';
+    'kill -KILL "$2" 2>/dev/null; rm -rf "$3" "$5"';
   const child = spawn(
     'sh',
-    ['-c', script, 'sargable-watchdog', String(ownerPid), String(serverPid), dir, dataDir],
+    [
+      '-c',
+      script,
+      'sargable-watchdog',
+      String(ownerPid),
+      String(serverPid),
+      dir,
+      dataDir,
+      registryFile(serverPid),
+    ],
     {
       detached: true,
       stdio: 'ignore',
