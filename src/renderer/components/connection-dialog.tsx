@@ -1,0 +1,306 @@
+// The modal connection dialog: a server (form fields or DSN) or offline work with a CREATE TABLE schema.
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import type { AdvisorApi, ConnectionParams, OpenResult } from '../../shared/api.js';
+import { defaultVersions, type OfflineFlavor, type Session } from '../session.js';
+import { ErrorBox, toShownError, type ShownError } from './error-box.js';
+
+type Tab = 'server' | 'offline';
+type ServerInput = 'form' | 'dsn';
+type TlsMode = 'off' | 'required' | 'verify';
+
+/** Props of {@link ConnectionDialog}. */
+export interface ConnectionDialogProps {
+  api: AdvisorApi;
+  session: Session;
+  onConnected(result: OpenResult): void;
+  onOffline(session: Extract<Session, { kind: 'offline' }>): void;
+  onClose(): void;
+}
+
+/** Modal (native <dialog>: focus trap, Escape closes) for choosing what analyses run against. */
+export function ConnectionDialog({ api, session, onConnected, onOffline, onClose }: ConnectionDialogProps) {
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const [tab, setTab] = useState<Tab>(session.kind === 'offline' && session.schemaSql ? 'offline' : 'server');
+  const [input, setInput] = useState<ServerInput>('form');
+  const [dsn, setDsn] = useState('');
+  const [host, setHost] = useState('127.0.0.1');
+  const [port, setPort] = useState('3306');
+  const [user, setUser] = useState('');
+  const [password, setPassword] = useState('');
+  const [database, setDatabase] = useState('');
+  const [tls, setTls] = useState<TlsMode>('off');
+  const [flavor, setFlavor] = useState<OfflineFlavor>(session.kind === 'offline' ? session.flavor : 'mysql');
+  const [version, setVersion] = useState(session.kind === 'offline' ? session.version : defaultVersions.mysql);
+  const [schemaSql, setSchemaSql] = useState(session.kind === 'offline' ? session.schemaSql : '');
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<ShownError | null>(null);
+  // A connect that finishes after Cancel must not leave a connection open on the server.
+  const cancelled = useRef(false);
+
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    if (dialog && !dialog.open) dialog.showModal();
+    return () => {
+      cancelled.current = true;
+    };
+  }, []);
+
+  function close() {
+    cancelled.current = true;
+    onClose();
+  }
+
+  function params(): ConnectionParams | string {
+    if (input === 'dsn') {
+      if (!/^(mysql|mariadb):\/\//i.test(dsn.trim())) return 'Enter a DSN like mysql://user:password@host:3306/database.';
+      return { dsn: dsn.trim() };
+    }
+    const portNumber = Number(port);
+    if (!host.trim()) return 'Enter the server host, e.g. 127.0.0.1.';
+    if (!Number.isInteger(portNumber) || portNumber < 1 || portNumber > 65535) return 'Enter a port between 1 and 65535.';
+    if (!user.trim()) return 'Enter the user to connect as.';
+    return {
+      host: host.trim(),
+      port: portNumber,
+      user: user.trim(),
+      password,
+      ...(database.trim() ? { database: database.trim() } : {}),
+      tls,
+    };
+  }
+
+  async function connect(event: FormEvent) {
+    event.preventDefault();
+    const request = params();
+    if (typeof request === 'string') {
+      setError({ code: 'INVALID_INPUT', message: request });
+      return;
+    }
+    setPending(true);
+    setError(null);
+    cancelled.current = false;
+    try {
+      const result = await api['connection.open'](request);
+      if (cancelled.current) {
+        void api['connection.close']({ connectionId: result.connectionId }).catch(() => undefined);
+        return;
+      }
+      onConnected(result);
+    } catch (caught) {
+      if (!cancelled.current) setError(toShownError(caught));
+    } finally {
+      if (!cancelled.current) setPending(false);
+    }
+  }
+
+  function workOffline(event: FormEvent) {
+    event.preventDefault();
+    if (!/^\d+(\.\d+){0,2}$/.test(version.trim())) {
+      setError({ code: 'INVALID_INPUT', message: 'Enter a server version like 8.0.33 or 10.11.' });
+      return;
+    }
+    onOffline({ kind: 'offline', flavor, version: version.trim(), schemaSql });
+  }
+
+  function changeFlavor(next: OfflineFlavor) {
+    // Keep a version the user typed; swap only the other flavor's default.
+    if (version === defaultVersions[flavor]) setVersion(defaultVersions[next]);
+    setFlavor(next);
+  }
+
+  return (
+    <dialog
+      ref={dialogRef}
+      className="dialog"
+      aria-labelledby="connection-dialog-title"
+      data-testid="connection-dialog"
+      onCancel={(event) => {
+        event.preventDefault();
+        close();
+      }}
+    >
+      <header className="dialog__header">
+        <h2 id="connection-dialog-title">Connect</h2>
+        <div className="segmented" role="tablist" aria-label="Analyze against">
+          <button
+            type="button"
+            role="tab"
+            aria-selected={tab === 'server'}
+            className={tab === 'server' ? 'is-active' : ''}
+            onClick={() => {
+              setTab('server');
+              setError(null);
+            }}
+          >
+            Server
+          </button>
+          <button
+            type="button"
+            role="tab"
+            aria-selected={tab === 'offline'}
+            className={tab === 'offline' ? 'is-active' : ''}
+            data-testid="offline-tab"
+            onClick={() => {
+              setTab('offline');
+              setError(null);
+            }}
+          >
+            Work offline
+          </button>
+        </div>
+      </header>
+
+      {tab === 'server' ? (
+        <form className="dialog__body" onSubmit={connect} data-testid="server-form">
+          <fieldset className="radio-row">
+            <legend>Connect with</legend>
+            <label>
+              <input type="radio" name="input" checked={input === 'form'} onChange={() => setInput('form')} />
+              Fields
+            </label>
+            <label>
+              <input type="radio" name="input" checked={input === 'dsn'} onChange={() => setInput('dsn')} />
+              DSN
+            </label>
+          </fieldset>
+          {input === 'dsn' ? (
+            <div className="field">
+              <label htmlFor="conn-dsn">DSN</label>
+              <input
+                id="conn-dsn"
+                autoFocus
+                spellCheck={false}
+                autoComplete="off"
+                placeholder="mysql://user:password@127.0.0.1:3306/shop"
+                value={dsn}
+                onChange={(event) => setDsn(event.target.value)}
+              />
+            </div>
+          ) : (
+            <div className="grid">
+              <div className="field">
+                <label htmlFor="conn-host">Host</label>
+                <input
+                  id="conn-host"
+                  autoFocus
+                  spellCheck={false}
+                  value={host}
+                  onChange={(event) => setHost(event.target.value)}
+                />
+              </div>
+              <div className="field">
+                <label htmlFor="conn-port">Port</label>
+                <input
+                  id="conn-port"
+                  inputMode="numeric"
+                  value={port}
+                  onChange={(event) => setPort(event.target.value)}
+                />
+              </div>
+              <div className="field">
+                <label htmlFor="conn-user">User</label>
+                <input
+                  id="conn-user"
+                  spellCheck={false}
+                  autoComplete="username"
+                  value={user}
+                  onChange={(event) => setUser(event.target.value)}
+                />
+              </div>
+              <div className="field">
+                <label htmlFor="conn-password">Password</label>
+                <input
+                  id="conn-password"
+                  type="password"
+                  autoComplete="current-password"
+                  value={password}
+                  onChange={(event) => setPassword(event.target.value)}
+                />
+              </div>
+              <div className="field">
+                <label htmlFor="conn-database">Database</label>
+                <input
+                  id="conn-database"
+                  spellCheck={false}
+                  placeholder="optional"
+                  value={database}
+                  onChange={(event) => setDatabase(event.target.value)}
+                />
+              </div>
+              <div className="field">
+                <label htmlFor="conn-tls">TLS</label>
+                <select id="conn-tls" value={tls} onChange={(event) => setTls(event.target.value as TlsMode)}>
+                  <option value="off">Off</option>
+                  <option value="required">Required</option>
+                  <option value="verify">Verify certificate</option>
+                </select>
+              </div>
+            </div>
+          )}
+          <p className="dialog__note">
+            Read-only: Sargable reads the schema and server settings; it never changes your data.
+          </p>
+          {error && <ErrorBox error={error} testId="connection-error" />}
+          <footer className="dialog__footer">
+            <button type="button" className="button" onClick={close}>
+              Cancel
+            </button>
+            <button type="submit" className="button button--primary" disabled={pending} data-testid="connect-submit">
+              {pending ? 'Connecting…' : 'Connect'}
+            </button>
+          </footer>
+        </form>
+      ) : (
+        <form className="dialog__body" onSubmit={workOffline} data-testid="offline-form">
+          <div className="grid">
+            <div className="field">
+              <label htmlFor="offline-flavor">Flavor</label>
+              <select
+                id="offline-flavor"
+                value={flavor}
+                onChange={(event) => changeFlavor(event.target.value as OfflineFlavor)}
+              >
+                <option value="mysql">MySQL</option>
+                <option value="mariadb">MariaDB</option>
+              </select>
+            </div>
+            <div className="field">
+              <label htmlFor="offline-version">Version</label>
+              <input
+                id="offline-version"
+                spellCheck={false}
+                value={version}
+                onChange={(event) => setVersion(event.target.value)}
+              />
+            </div>
+            <div className="field field--full">
+              <label htmlFor="offline-schema">Schema (CREATE TABLE statements)</label>
+              <textarea
+                id="offline-schema"
+                className="code-input"
+                rows={9}
+                spellCheck={false}
+                placeholder={'CREATE TABLE products (\n  id int unsigned NOT NULL AUTO_INCREMENT,\n  create_time timestamp NULL,\n  PRIMARY KEY (id)\n);'}
+                value={schemaSql}
+                onChange={(event) => setSchemaSql(event.target.value)}
+              />
+            </div>
+          </div>
+          <p className="dialog__note">
+            Without a server, advice uses this schema and the chosen version&rsquo;s features. Paste the output of
+            SHOW CREATE TABLE.
+          </p>
+          {error && <ErrorBox error={error} testId="connection-error" />}
+          <footer className="dialog__footer">
+            <button type="button" className="button" onClick={close}>
+              Cancel
+            </button>
+            <button type="submit" className="button button--primary" data-testid="offline-submit">
+              Work offline
+            </button>
+          </footer>
+        </form>
+      )}
+    </dialog>
+  );
+}

@@ -1,0 +1,50 @@
+// Vite build of the renderer (one UI for Electron and web mode): root src/renderer, output dist/renderer.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig, type Plugin } from 'vite';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/**
+ * Content-Security-Policy for the built page (dev mode needs Vite's inline HMR preamble, so only on build).
+ * Monaco injects <style> elements at run time, hence 'unsafe-inline' for styles only; scripts, workers and
+ * fetches stay same-origin (the web bridge's /rpc and Electron's file:// bundle).
+ */
+function contentSecurityPolicy(): Plugin {
+  const policy = [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self' data:",
+    "worker-src 'self' blob:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+  return {
+    name: 'sargable-csp',
+    apply: 'build',
+    transformIndexHtml: () => [
+      { tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: policy }, injectTo: 'head-prepend' },
+    ],
+  };
+}
+
+export default defineConfig({
+  root: path.join(here, 'src/renderer'),
+  // Relative asset URLs so the same build loads from file:// in Electron and from the web bridge.
+  base: './',
+  plugins: [react(), contentSecurityPolicy()],
+  build: {
+    outDir: path.join(here, 'dist/renderer'),
+    emptyOutDir: true,
+    target: 'es2022',
+    // Monaco's editor core is one large chunk by nature; warn only well above it.
+    chunkSizeWarningLimit: 4096,
+  },
+  worker: { format: 'es' },
+  server: { host: '127.0.0.1', strictPort: false },
+});
