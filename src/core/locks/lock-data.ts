@@ -125,11 +125,9 @@ export function decodeBytes(bytes: readonly number[], sqlType: string): string |
 }
 
 function decodeInteger(bytes: readonly number[], unsigned: boolean): string {
+  // InnoDB stores signed integers big-endian with the sign bit flipped: stored = value + 2^(bits-1).
   let value = 0n;
-  bytes.forEach((byte, position) => {
-    const adjusted = position === 0 && !unsigned ? byte ^ 0x80 : byte;
-    value = (value << 8n) | BigInt(adjusted);
-  });
+  for (const byte of bytes) value = (value << 8n) | BigInt(byte);
   if (!unsigned) value -= 1n << BigInt(bytes.length * 8 - 1);
   return value.toString();
 }

@@ -91,14 +91,18 @@ export function buildBlockingForest(waits: readonly WaitRow[]): BlockingForest {
       return node;
     }
     path.add(id);
-    for (const row of waitersOf.get(id) ?? []) node.children.push(expand(row.waiting.trxId, depth + 1, row, path));
+    for (const row of waitersOf.get(id) ?? [])
+      node.children.push(expand(row.waiting.trxId, depth + 1, row, path));
     path.delete(id);
     return node;
   };
 
   const roots = rootIds
     .map((id) => expand(id, 0, null, new Set()))
-    .sort((a, b) => b.blockedCount - a.blockedCount || compareAge(a.txn, b.txn) || a.txn.trxId.localeCompare(b.txn.trxId));
+    .sort(
+      (a, b) =>
+        b.blockedCount - a.blockedCount || compareAge(a.txn, b.txn) || a.txn.trxId.localeCompare(b.txn.trxId),
+    );
   return { roots, cycles, maxDepth };
 }
 
@@ -117,7 +121,8 @@ function mergeTxn(previous: TxnInfo | undefined, next: TxnInfo): TxnInfo {
   if (!previous) return next;
   const merged: TxnInfo = { ...previous };
   for (const key of Object.keys(next) as (keyof TxnInfo)[]) {
-    if (merged[key] === null && next[key] !== null) (merged as unknown as Record<string, unknown>)[key] = next[key];
+    if (merged[key] === null && next[key] !== null)
+      (merged as unknown as Record<string, unknown>)[key] = next[key];
   }
   return merged;
 }
