@@ -1,0 +1,25 @@
+// Public surface of the slow-log module: streaming parser, digest and binary-string helpers.
+export {
+  createSlowLogParser,
+  parseSlowLog,
+  perlTruthy,
+  type SlowLogEvent,
+  type SlowLogParser,
+  type SlowLogParserOptions,
+  type SlowLogSkip,
+} from './parser.js';
+export {
+  bucketIndex,
+  bucketStatistics,
+  createDigest,
+  normalizeTimestamp,
+  type Digest,
+  type DigestClass,
+  type DigestGlobal,
+  type DigestOptions,
+  type DigestReportOptions,
+  type DigestResult,
+  type FlagSummary,
+  type MetricSummary,
+} from './digest.js';
+export { binaryToDisplay, bytesToBinaryString, utf8ToBinaryString } from './text.js';
