@@ -5,6 +5,9 @@ import { z } from 'zod';
 import type { AnalysisReport } from '../core/model/report.js';
 import type { ServerInfo } from '../core/model/server-info.js';
 import type { WireError } from './errors.js';
+import { apiMethods, type ApiMethod } from './methods.js';
+
+export { apiMethods, type ApiMethod };
 
 const flavor = z.enum(['mysql', 'mariadb', 'percona']);
 
@@ -42,7 +45,7 @@ export const requestSchemas = {
   'connection.open': connectionParamsSchema,
   'connection.close': connectionRefSchema,
   'analyze.run': analyzeRequestSchema,
-} as const;
+} as const satisfies Record<ApiMethod, z.ZodType>;
 
 export interface AppInfo {
   name: string;
@@ -65,11 +68,13 @@ export interface AdvisorApi {
   'analyze.run'(request: AnalyzeRequest): Promise<AnalysisReport>;
 }
 
-export type ApiMethod = keyof AdvisorApi;
-export const apiMethods = Object.keys(requestSchemas) as ApiMethod[];
+// Compile-time check: the method list, the schemas and the interface name the same methods.
+type SameKeys<A, B> = [Exclude<keyof A, keyof B> | Exclude<keyof B, keyof A>] extends [never] ? true : false;
+const _methodsMatch: SameKeys<AdvisorApi, typeof requestSchemas> = true;
+void _methodsMatch;
 
 export type Reply<T> = { ok: true; value: T } | { ok: false; error: WireError };
 
 export function isApiMethod(name: string): name is ApiMethod {
-  return (apiMethods as string[]).includes(name);
+  return (apiMethods as readonly string[]).includes(name);
 }

@@ -1,5 +1,6 @@
 // Shared detection for rules about wrapped columns: walks sites, resolves columns, checks existing indexes.
 
+import { adviseWrapped } from '../advice/advise.js';
 import type { TableInfo } from '../model/schema.js';
 import { isNode } from '../sql/ast.js';
 import { printSql, type AstNode } from '../sql/parse.js';
@@ -32,7 +33,9 @@ export function reportWrappedSites(context: RuleContext, options: WrappedSiteOpt
   for (const site of context.sites()) {
     for (const wrapped of wrappedOperands(site)) {
       if (!options.kinds.includes(wrapped.kind)) continue;
-      const span = spanOf(wrapped.node);
+      // Some nodes (CAST, CASE) carry no position: fall back to the whole predicate.
+      const located = spanOf(wrapped.node) ? wrapped.node : site.node;
+      const span = spanOf(located);
       if (!span) continue;
       const columns = context.resolveColumns(site, wrapped.node);
       const first = columns[0];
@@ -68,6 +71,18 @@ export function reportWrappedSites(context: RuleContext, options: WrappedSiteOpt
         );
       else if (!first.info)
         notes.push(`Column ${first.column} is not in table ${table.name} of the schema: types are unknown.`);
+      const advice = adviseWrapped({
+        sql: context.sql,
+        ast: context.ast,
+        server: context.server,
+        site,
+        wrapped,
+        columns,
+        served,
+        sites: context.sites(),
+        resolveColumns: context.resolveColumns,
+      });
+      notes.push(...advice.notes);
       context.report({
         messageId:
           served.by === 'generated-column-by-name'
@@ -79,8 +94,9 @@ export function reportWrappedSites(context: RuleContext, options: WrappedSiteOpt
         span,
         table: table?.name ?? first.scopeTable?.table ?? null,
         columns: [...new Set(columns.map((column) => column.info?.name ?? column.column))],
-        expression: context.textOf(wrapped.node),
+        expression: context.textOf(located),
         severity: ordering ? 'info' : undefined,
+        suggestions: advice.suggestions,
         notes,
       });
     }

@@ -149,7 +149,11 @@ function indexFromDefinition(definition: AstNode, flavor: Flavor): IndexInfo | u
         prefixLength: prefix ? Number(prefix) : null,
       });
     } else {
-      parts.push({ column: null, expression: printSql(part, flavor), prefixLength: null });
+      parts.push({
+        column: null,
+        expression: printSql({ ...part, parentheses: false }, flavor),
+        prefixLength: null,
+      });
     }
   }
   const name = primary

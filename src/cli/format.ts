@@ -1,0 +1,34 @@
+// Human-readable output of an analysis report (the default --format text).
+
+import type { AnalysisReport } from '../core/model/report.js';
+
+/** `file:line:column severity RULE message` lines plus suggestions, like a compiler. */
+export function formatReportText(report: AnalysisReport, name: string): string {
+  const lines: string[] = [];
+  let findings = 0;
+  for (const statement of report.statements) {
+    for (const finding of statement.findings) {
+      findings++;
+      lines.push(
+        `${name}:${finding.line}:${finding.column}: ${finding.severity} ${finding.rule} ${finding.message}`,
+      );
+      lines.push(`    ${finding.expression}${finding.table ? `  (table ${finding.table})` : ''}`);
+      for (const note of finding.notes ?? []) lines.push(`    note: ${note}`);
+      for (const suggestion of finding.suggestions) {
+        lines.push(
+          `    fix (${suggestion.kind}${suggestion.equivalent ? ', equivalent' : ', not equivalent'}):`,
+        );
+        for (const ddl of suggestion.ddl) lines.push(`      ${ddl}`);
+        if (suggestion.rewrittenSql) lines.push(`      ${suggestion.rewrittenSql}`);
+        for (const note of suggestion.notes) lines.push(`      - ${note}`);
+      }
+    }
+  }
+  for (const error of report.errors)
+    lines.push(`${name}:${error.line}:${error.column}: error ${error.message}`);
+  const target = `${report.server.flavor} ${report.server.version} (${report.server.source})`;
+  lines.push(
+    `${report.statements.length + report.errors.length} statement(s), ${findings} finding(s), ${report.errors.length} parse error(s); target ${target}`,
+  );
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,88 @@
+// The `sargable` command: dispatches subcommands, maps errors to messages and exit codes.
+
+import { AdvisorError } from '../shared/errors.js';
+import { APP_VERSION } from '../main/version.js';
+import { UsageError, type CliCommand, type CliIo } from './io.js';
+import { run as analyze } from './commands/analyze.js';
+
+interface CommandEntry {
+  summary: string;
+  load: () => Promise<CliCommand> | CliCommand;
+}
+
+/** Subcommands; later issues add theirs here. */
+export const commands: Record<string, CommandEntry> = {
+  analyze: { summary: 'find non-sargable predicates and propose fixes', load: () => analyze },
+};
+
+export function helpText(): string {
+  const width = Math.max(...Object.keys(commands).map((name) => name.length));
+  const list = Object.entries(commands)
+    .map(([name, entry]) => `  ${name.padEnd(width)}  ${entry.summary}`)
+    .join('\n');
+  return `sargable ${APP_VERSION} — query and index advisor for MySQL-family servers
+
+Usage: sargable <command> [options]
+
+Commands:
+${list}
+
+Run 'sargable <command> --help' for a command's options.
+Output formats: --format text (default) or --format json (a stable contract, see docs/cli.md).
+`;
+}
+
+/** Run the CLI; returns the exit code. */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout(helpText());
+    return name ? 0 : 2;
+  }
+  if (name === '--version' || name === '-V') {
+    io.stdout(`${APP_VERSION}\n`);
+    return 0;
+  }
+  const entry = commands[name];
+  if (!entry) {
+    io.stderr(`sargable: unknown command '${name}'. Run 'sargable --help' for the list.\n`);
+    return 2;
+  }
+  try {
+    const command = await entry.load();
+    return await command(rest, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(`sargable ${name}: ${error.message}\nRun 'sargable ${name} --help' for usage.\n`);
+      return 2;
+    }
+    if (error instanceof AdvisorError) {
+      const code = error.details.serverCode ? ` (server error ${error.details.serverCode})` : '';
+      io.stderr(
+        `sargable ${name}: ${error.userMessage}${code}\n${error.details.hint ? `hint: ${error.details.hint}\n` : ''}`,
+      );
+      return 2;
+    }
+    io.stderr(
+      `sargable ${name}: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    return 2;
+  }
+}
+
+/** The process entry point. */
+export function processIo(): CliIo {
+  return {
+    stdout: (text) => void process.stdout.write(text),
+    stderr: (text) => void process.stderr.write(text),
+    readStdin: async () => {
+      if (process.stdin.isTTY)
+        throw new UsageError('No FILE given and standard input is a terminal: pass a file or pipe SQL in.');
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    },
+    env: process.env,
+    cwd: process.cwd(),
+  };
+}

@@ -1,0 +1,46 @@
+// The service handlers behind every face: one object implementing the whole AdvisorApi.
+
+import type { AdvisorApi, AppInfo } from '../shared/api.js';
+import { loadSchema } from './services/schema.js';
+import { offlineTarget, runAnalysis, runOfflineAnalysis } from './services/analysis.js';
+import type { ConnectionService } from './services/connection.js';
+import { mapMysqlError } from './services/mysql-errors.js';
+
+export interface Services {
+  connections: ConnectionService;
+  app: AppInfo;
+}
+
+/** Build the handlers; a missing method is a compile error (AdvisorApi). */
+export function createHandlers(services: Services): AdvisorApi {
+  const { connections } = services;
+  return {
+    async 'app.info'() {
+      return services.app;
+    },
+    async 'connection.open'(request) {
+      return connections.openConnection(request);
+    },
+    async 'connection.close'(request) {
+      await connections.close(request.connectionId);
+    },
+    async 'analyze.run'(request) {
+      if (request.connectionId) {
+        const { connection, server, target } = connections.get(request.connectionId);
+        const database = server.database;
+        const schema = database
+          ? await loadSchema(connection, server, database).catch((error: unknown) => {
+              throw mapMysqlError(error, {
+                host: target.host,
+                port: target.port,
+                action: 'Reading the schema',
+              });
+            })
+          : undefined;
+        return runAnalysis(request.sql, server, 'dsn', schema ?? { source: 'none', tables: [] });
+      }
+      const target = offlineTarget(request.target?.flavor, request.target?.version);
+      return runOfflineAnalysis(request.sql, target, request.target ? 'flags' : 'default', request.schemaSql);
+    },
+  };
+}

@@ -1,0 +1,83 @@
+// `npm run web` entry: parses flags, starts the bridge on loopback and prints the URL with its token.
+
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { createServices } from '../services/index.js';
+import { createHandlers } from '../handlers.js';
+import { isLoopback, startWebServer } from './server.js';
+
+interface WebFlags {
+  port: number;
+  host: string;
+  hostExplicit: boolean;
+  open: boolean;
+}
+
+function parseFlags(argv: readonly string[]): WebFlags {
+  const flags: WebFlags = { port: 5170, host: '127.0.0.1', hostExplicit: false, open: !process.env.CI };
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index];
+    const next = () => {
+      const value = argv[++index];
+      if (value === undefined) throw new Error(`${arg} needs a value`);
+      return value;
+    };
+    if (arg === '--port') flags.port = Number(next());
+    else if (arg?.startsWith('--port=')) flags.port = Number(arg.slice(7));
+    else if (arg === '--host') {
+      flags.host = next();
+      flags.hostExplicit = true;
+    } else if (arg === '--no-open') flags.open = false;
+    else if (arg === '--help' || arg === '-h') {
+      process.stdout.write('Usage: npm run web [-- --port N] [--host ADDRESS] [--no-open]\n');
+      process.exit(0);
+    } else throw new Error(`Unknown option ${arg}`);
+  }
+  if (!Number.isInteger(flags.port) || flags.port < 0 || flags.port > 65535)
+    throw new Error('--port must be 0..65535');
+  return flags;
+}
+
+async function main(): Promise<void> {
+  const flags = parseFlags(process.argv.slice(2));
+  if (!isLoopback(flags.host)) {
+    if (!flags.hostExplicit) throw new Error('Refusing to bind a non-loopback address without --host');
+    process.stderr.write(
+      `WARNING: binding ${flags.host}: anyone who can reach this address and knows the token can use your connections.\n`,
+    );
+  }
+  const services = createServices('web');
+  const handlers = createHandlers(services);
+  const staticDir = path.join(__dirname, '..', 'renderer');
+  const server = await startWebServer({
+    handlers,
+    staticDir,
+    port: flags.port,
+    host: flags.host,
+    ...(process.env.SARGABLE_WEB_TOKEN ? { token: process.env.SARGABLE_WEB_TOKEN } : {}),
+  });
+  process.stdout.write(`Sargable web mode: ${server.url}\n`);
+  if (flags.open) openBrowser(server.url);
+  const shutdown = () => {
+    void services.connections.closeAll().finally(() => server.close().finally(() => process.exit(0)));
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+}
+
+function openBrowser(url: string): void {
+  const command = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'cmd' : 'xdg-open';
+  const args = process.platform === 'win32' ? ['/c', 'start', '', url] : [url];
+  try {
+    const child = spawn(command, args, { stdio: 'ignore', detached: true });
+    child.on('error', () => undefined);
+    child.unref();
+  } catch {
+    // No browser opener: the URL is printed above.
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`sargable web: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(2);
+});

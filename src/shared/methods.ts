@@ -1,0 +1,3 @@
+// The list of API methods, without any dependency, so the preload can allow-list them cheaply.
+export const apiMethods = ['app.info', 'connection.open', 'connection.close', 'analyze.run'] as const;
+export type ApiMethod = (typeof apiMethods)[number];

@@ -1,0 +1,161 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../../../src/core/analyze.js';
+import { offlineServerInfo } from '../../../src/core/model/server-info.js';
+import { schemaFromDdl } from '../../../src/core/schema/ddl.js';
+
+const productsDdl = readFileSync(new URL('../../fixtures/seed/products.sql', import.meta.url), 'utf8');
+const { schema } = schemaFromDdl(productsDdl);
+const mysql8 = offlineServerInfo('mysql', '8.0.33');
+
+function findingsOf(sql: string, server = mysql8, ddl = schema) {
+  return analyze(sql, { server, source: 'flags', schema: ddl }).statements.flatMap((statement) =>
+    statement.findings.map(({ rule, line, column, endColumn, table, columns, expression, severity }) => ({
+      rule,
+      line,
+      column,
+      endColumn,
+      table,
+      columns,
+      expression,
+      severity,
+    })),
+  );
+}
+
+describe('analyze: the seed query', () => {
+  it('reports MONTH(create_time) with exact location, table and column', () => {
+    expect(findingsOf('SELECT AVG(price) FROM products WHERE MONTH(create_time)=10')).toEqual([
+      {
+        rule: 'FUN001',
+        line: 1,
+        column: 39,
+        endColumn: 57,
+        table: 'products',
+        columns: ['create_time'],
+        expression: 'MONTH(create_time)',
+        severity: 'warning',
+      },
+    ]);
+  });
+
+  it('keeps positions right on later lines and through aliases', () => {
+    const sql = 'SELECT 1;\nSELECT p.id\n  FROM products AS p\n WHERE DATE(p.create_time) = ?';
+    expect(findingsOf(sql)).toEqual([
+      {
+        rule: 'FUN001',
+        line: 4,
+        column: 8,
+        endColumn: 27,
+        table: 'products',
+        columns: ['create_time'],
+        expression: 'DATE(p.create_time)',
+        severity: 'warning',
+      },
+    ]);
+  });
+});
+
+describe('analyze: what is and is not flagged', () => {
+  const cases: [string, string[]][] = [
+    ['SELECT * FROM products WHERE create_time >= NOW() - INTERVAL 1 DAY', []],
+    ["SELECT * FROM products WHERE create_time = DATE('2020-01-01')", []],
+    ['SELECT MONTH(create_time) FROM products', []],
+    ['SELECT COUNT(*) FROM products GROUP BY price HAVING COUNT(*) > 1', []],
+    ['SELECT * FROM products WHERE id + 1 = 5', ['ARI001']],
+    ['UPDATE products SET price = 1 WHERE YEAR(create_time) = 2019', ['FUN001']],
+    ["DELETE FROM products WHERE LOWER(description) = 'x'", ['FUN001']],
+    ['SELECT * FROM products WHERE id IN (SELECT id FROM products WHERE MONTH(create_time) = 1)', ['FUN001']],
+    ['WITH c AS (SELECT * FROM products WHERE price * 2 > 10) SELECT * FROM c', ['ARI001']],
+    ['SELECT * FROM products a JOIN products b ON a.id + 1 = b.id', ['ARI001']],
+    [
+      "SELECT * FROM products WHERE id = 1 UNION SELECT * FROM products WHERE UPPER(description) = 'A'",
+      ['FUN001'],
+    ],
+    ["SELECT * FROM products WHERE CAST(price AS CHAR) = '1'", ['FUN001']],
+    ['SELECT * FROM products WHERE COALESCE(price, 0) = 0', ['FUN001']],
+    ['SELECT * FROM products ORDER BY LOWER(description)', ['FUN001']],
+    ["SELECT * FROM products WHERE description COLLATE utf8mb4_bin = 'x'", ['FUN001']],
+    ['-- sargable-disable FUN.001\nSELECT * FROM products WHERE MONTH(create_time) = 1', []],
+  ];
+  it.each(cases)('%s', (sql, rules) => {
+    expect(findingsOf(sql).map((finding) => finding.rule)).toEqual(rules);
+  });
+
+  it('marks ORDER BY findings as info', () => {
+    expect(findingsOf('SELECT * FROM products ORDER BY LOWER(description)')[0]?.severity).toBe('info');
+  });
+
+  it('does not flag an expression an existing functional index serves on MySQL 8.0.13+', () => {
+    const { schema: indexed } = schemaFromDdl(
+      productsDdl.replace('PRIMARY KEY (id)', 'PRIMARY KEY (id), KEY fi ((MONTH(create_time)))'),
+    );
+    expect(findingsOf('SELECT * FROM products WHERE MONTH(create_time) = 10', mysql8, indexed)).toEqual([]);
+  });
+
+  it('still flags it on MariaDB when only an indexed generated column has the expression', () => {
+    const ddl = productsDdl.replace(
+      'PRIMARY KEY (id)',
+      'create_month tinyint GENERATED ALWAYS AS (MONTH(create_time)) VIRTUAL, PRIMARY KEY (id), KEY cm (create_month)',
+    );
+    const { schema: generated } = schemaFromDdl(ddl, 'mariadb');
+    const mariadb = offlineServerInfo('mariadb', '10.11.0');
+    const report = analyze('SELECT * FROM products WHERE MONTH(create_time) = 10', {
+      server: mariadb,
+      source: 'flags',
+      schema: generated,
+    });
+    expect(report.statements[0]?.findings.map((finding) => finding.message)).toEqual([
+      'MONTH() wraps column create_time. Generated column create_month is indexed with this expression, but MariaDB does not substitute it: name create_month in the query.',
+    ]);
+    // MySQL substitutes the same column, so nothing is reported there.
+    expect(
+      findingsOf('SELECT * FROM products WHERE MONTH(create_time) = 10', mysql8, schemaFromDdl(ddl).schema),
+    ).toEqual([]);
+  });
+
+  it('reports unknown tables with a note instead of guessing types', () => {
+    const report = analyze('SELECT * FROM nowhere WHERE DATE(ts) = ?', {
+      server: mysql8,
+      source: 'flags',
+      schema,
+    });
+    expect(report.statements[0]?.findings[0]).toMatchObject({
+      rule: 'FUN001',
+      table: 'nowhere',
+      columns: ['ts'],
+    });
+    expect(report.statements[0]?.findings[0]?.notes?.[0]).toMatch(/unknown/);
+  });
+});
+
+describe('analyze: bad input', () => {
+  it('reports a parse error with its position and still analyzes the other statements', () => {
+    const report = analyze(
+      'SELECT * FROM products WHERE MONTH(create_time)=1;\nSELECT FROM WHERE;\nSELECT * FROM products WHERE id+1=2',
+      {
+        server: mysql8,
+        source: 'flags',
+        schema,
+      },
+    );
+    expect(report.errors).toEqual([
+      { index: 1, message: "Syntax error near 'WHERE' (line 1, column 13).", line: 2, column: 13 },
+    ]);
+    expect(
+      report.statements.map((statement) => [
+        statement.index,
+        statement.findings.map((finding) => finding.rule),
+      ]),
+    ).toEqual([
+      [0, ['FUN001']],
+      [2, ['ARI001']],
+    ]);
+  });
+
+  it('never throws on garbage', () => {
+    for (const text of ['', ';', "'unterminated", '/* open comment', 'SELECT (((', '\u0000\u0001binary']) {
+      expect(() => analyze(text, { server: mysql8, source: 'default' })).not.toThrow();
+    }
+  });
+});
