@@ -1,0 +1,346 @@
+// Advice for a wrapped-column finding: exact rewrite, plain index, functional index, generated column — best first.
+//
+// Design note: the advice is a pure function of the finding's site (operator, the other side, the
+// clause and whether it is a conjunct of its clause), the resolved columns (type, collation), the
+// table's existing indexes and the target's capabilities. Every suggestion carries an honest
+// `equivalent` flag: rewrites only when they return the same rows for any data; index DDL does not
+// change results, so it is equivalent, and a generated column is declared with the expression's
+// collation (MySQL otherwise substitutes it with the table's collation and returns wrong rows).
+
+import type { Suggestion } from '../model/report.js';
+import type { TableInfo } from '../model/schema.js';
+import type { ServerInfo } from '../model/server-info.js';
+import { columnRefs, isNode } from '../sql/ast.js';
+import type { AstNode } from '../sql/parse.js';
+import type { PredicateSite } from '../sql/predicates.js';
+import type { ResolvedColumn } from '../rules/engine.js';
+import type { WrappedOperand } from '../rules/wrapping.js';
+import { isConstant } from './literals.js';
+import {
+  checkFunctionalKeyParts,
+  existingIndexServing,
+  functionsIn,
+  generatedColumnType,
+  indexExpressionText,
+  jsonShape,
+  JSON_CHAR_LENGTH,
+  keyPartsSql,
+  LOW_CARDINALITY,
+  NONDETERMINISTIC_FUNCTIONS,
+  quoteIdentifier,
+  uniqueName,
+  wrapperToken,
+  type ProposedPart,
+} from './index-ddl.js';
+import { exactRewrite } from './rewrites.js';
+import { ancestorsOf, columnNode, editStatement, isConjunct } from './sql-edit.js';
+
+/** How existing indexes relate to the expression (mirrors rules/wrapped-site `Served`). */
+export type ServedBy =
+  | { by: 'none' }
+  | { by: 'index'; index: string }
+  | { by: 'generated-column-by-name'; column: string; index: string };
+
+/** Everything the advice needs about one wrapped operand. */
+export interface WrappedAdviceInput {
+  /** Statement text and its AST (positions in the AST are relative to `sql`). */
+  sql: string;
+  ast: AstNode;
+  server: ServerInfo;
+  site: PredicateSite;
+  wrapped: WrappedOperand;
+  columns: readonly ResolvedColumn[];
+  served: ServedBy;
+  /** All sites of the statement (for the query's equality columns). */
+  sites: readonly PredicateSite[];
+  resolveColumns(site: PredicateSite, expression: unknown): ResolvedColumn[];
+}
+
+/** Suggestions (best first) and finding-level notes. */
+export interface Advice {
+  suggestions: Suggestion[];
+  notes: string[];
+}
+
+const FLIP: Record<string, string> = { '<': '>', '<=': '>=', '>': '<', '>=': '<=' };
+
+/** Advise on one wrapped operand. Never throws; returns no DDL when the table or a column type is unknown. */
+export function adviseWrapped(input: WrappedAdviceInput): Advice {
+  const { site, wrapped, server } = input;
+  const flavor = server.flavor;
+  const caps = server.capabilities;
+  const suggestions: Suggestion[] = [];
+  const notes: string[] = [];
+  const first = input.columns[0];
+  const table = first?.table ?? null;
+  if (!first || !table || input.columns.some((column) => !column.info || column.table !== table))
+    return { suggestions, notes };
+
+  const onRight = site.right === wrapped.node;
+  const operator = onRight ? (FLIP[site.operator ?? ''] ?? site.operator ?? '') : (site.operator ?? '');
+  const other = onRight ? site.left : site.right;
+  const ordering = site.clause === 'order-by' || site.clause === 'group-by';
+  const otherIsConstant = other === null || otherConstant(other);
+  const ancestors = ancestorsOf(input.ast, site.node) ?? [];
+  const conjunct = !ordering && isConjunct(ancestors);
+  const backslashEscapes = !/NO_BACKSLASH_ESCAPES/i.test(server.sqlMode.session);
+
+  // An indexed generated column already has this expression but the server does not substitute it.
+  if (input.served.by === 'generated-column-by-name') {
+    const edited = editStatement(
+      input.sql,
+      input.ast,
+      wrapped.node,
+      columnNode(first.qualifier, input.served.column),
+      flavor,
+    );
+    if (edited)
+      suggestions.push({
+        kind: 'rewrite',
+        equivalent: true,
+        ddl: [],
+        indexName: input.served.index,
+        rewrittenSql: edited.sql,
+        notes: [
+          `Generated column ${input.served.column} (index ${input.served.index}) has this expression; name it in the query because ${flavorName(flavor)} never substitutes generated columns.`,
+        ],
+      });
+    return { suggestions, notes };
+  }
+
+  const equalityColumns = conjunct ? equalityColumnsOf(input, table, first) : [];
+
+  // 1. Exact rewrite, then the plain index that makes it fast.
+  if (!ordering && otherIsConstant && other) {
+    const refusals: string[] = [];
+    const rewrite = exactRewrite(
+      { wrapped, operator, other, columns: input.columns, backslashEscapes },
+      refusals,
+    );
+    notes.push(...refusals);
+    if (rewrite) {
+      const target = rewrite.target === 'site' ? site.node : wrapped.node;
+      const edited = editStatement(input.sql, input.ast, target, rewrite.replacement, flavor);
+      if (edited) {
+        const suggestion: Suggestion = {
+          kind: 'rewrite',
+          equivalent: true,
+          ddl: [],
+          rewrittenSql: edited.sql,
+          notes: [...rewrite.notes],
+        };
+        suggestions.push(suggestion);
+        const column = first.info?.name ?? first.column;
+        const parts: ProposedPart[] = [...equalityColumns.map((name) => ({ column: name })), { column }];
+        const existing = existingIndexServing(table, parts) ?? existingIndexServing(table, [{ column }]);
+        if (existing)
+          suggestion.notes.push(`Existing index ${existing.name} serves the rewritten predicate.`);
+        else
+          suggestions.push(
+            indexSuggestion(table, parts, [
+              `Lets the rewritten predicate on ${column} seek instead of scanning.`,
+            ]),
+          );
+      }
+    }
+  }
+
+  // An exact rewrite plus a plain index beats any index on the expression: stop here.
+  if (suggestions.some((suggestion) => suggestion.kind === 'rewrite')) return { suggestions, notes };
+
+  // 2./3. Index the expression: functional index (MySQL >= 8.0.13) and/or indexed generated column.
+  const { names, impure } = functionsIn(wrapped.node);
+  const nondeterministic = [...names].filter((name) => NONDETERMINISTIC_FUNCTIONS.has(name));
+  if (nondeterministic.length > 0 || impure) {
+    notes.push(
+      `No index on the expression: ${nondeterministic.map((name) => `${name}()`).join(', ') || 'a variable or subquery'} is not deterministic, and servers refuse it in an index (MySQL 3758, MariaDB 1901).`,
+    );
+    return { suggestions, notes };
+  }
+  const json = jsonShape(wrapped);
+  if (json === 'json') {
+    notes.push(
+      'No index on the expression: a raw JSON value cannot be indexed; compare the unquoted scalar (->> or JSON_UNQUOTE) and index CAST(… AS CHAR(n)) COLLATE utf8mb4_bin.',
+    );
+    return { suggestions, notes };
+  }
+  const info = first.info;
+  if (!info) return { suggestions, notes };
+  const expression = indexExpressionText(input.sql, wrapped.node, flavor);
+  const keyExpression =
+    json === 'unquoted' ? `CAST(${expression} AS CHAR(${JSON_CHAR_LENGTH})) COLLATE utf8mb4_bin` : expression;
+  // MySQL uses an index on the expression with the query unchanged, except for LIKE and join conditions.
+  const joinOrLike = /LIKE/.test(operator) || (other !== null && columnRefs(other).length > 0);
+  const substitutes = caps.generatedColumnSubstitution && !joinOrLike;
+  const columnNames = [...new Set(input.columns.map((column) => column.info?.name ?? column.column))];
+  const token = wrapperToken(wrapped);
+  const expressionNotes = commonExpressionNotes(input, info.dataType, equalityColumns);
+
+  if (caps.functionalIndexes && !joinOrLike) {
+    const parts: ProposedPart[] = [
+      ...equalityColumns.map((name) => ({ column: name })),
+      { expression: keyExpression },
+    ];
+    const existing = existingIndexServing(table, parts);
+    const problems = checkFunctionalKeyParts({ kind: 'index', parts }, flavor);
+    if (existing) notes.push(`Existing index ${existing.name} already indexes this expression.`);
+    else if (problems.length > 0) notes.push(...problems.map((problem) => `No functional index: ${problem}`));
+    else {
+      const indexName = uniqueName(
+        `idx_${table.name}_${token}_${columnNames.join('_')}`,
+        table.indexes.map((index) => index.name),
+      );
+      suggestions.push({
+        kind: 'functional-index',
+        equivalent: true,
+        ddl: [
+          `ALTER TABLE ${quoteIdentifier(table.name)} ADD INDEX ${quoteIdentifier(indexName)} (${keyPartsSql(parts)});`,
+        ],
+        indexName,
+        notes: [
+          `Only queries that write the same expression, ${expression}, use this index; the query can stay as it is.`,
+          ...(json === 'unquoted'
+            ? [
+                `JSON values are indexed as CAST(… AS CHAR(${JSON_CHAR_LENGTH})) COLLATE utf8mb4_bin (without the COLLATE the index is never used); creation fails (ERROR 3751) if a stored value is longer.`,
+              ]
+            : []),
+          ...expressionNotes,
+        ],
+      });
+    }
+  } else if (caps.functionalIndexes && joinOrLike) {
+    notes.push(
+      `A functional index is not used for ${/LIKE/.test(operator) ? 'LIKE' : 'a join condition'} on ${flavorName(flavor)}: index a generated column and name it in the query.`,
+    );
+  }
+
+  if (caps.indexedVirtualColumns) {
+    const type = generatedColumnType(wrapped, info, table);
+    if (!type.ok) notes.push(`No generated column proposed: ${type.reason}.`);
+    else {
+      const columnName = uniqueName(
+        `${columnNames.join('_')}_${token}`,
+        table.columns.map((column) => column.name),
+      );
+      const parts: ProposedPart[] = [
+        ...equalityColumns.map((name) => ({ column: name })),
+        { column: columnName },
+      ];
+      const indexName = uniqueName(
+        `idx_${table.name}_${columnName}`,
+        table.indexes.map((index) => index.name),
+      );
+      const suggestion: Suggestion = {
+        kind: 'generated-column',
+        equivalent: true,
+        ddl: [
+          `ALTER TABLE ${quoteIdentifier(table.name)} ADD COLUMN ${quoteIdentifier(columnName)} ${type.sql} GENERATED ALWAYS AS (${expression}) VIRTUAL, ADD INDEX ${quoteIdentifier(indexName)} (${keyPartsSql(parts)});`,
+        ],
+        indexName,
+        notes: [],
+      };
+      if (substitutes) {
+        suggestion.notes.push(
+          `${flavorName(flavor)} substitutes ${expression} by the indexed column ${columnName}: the query can stay as it is.`,
+        );
+      } else {
+        const edited = editStatement(
+          input.sql,
+          input.ast,
+          wrapped.node,
+          columnNode(first.qualifier, columnName),
+          flavor,
+        );
+        if (edited) suggestion.rewrittenSql = edited.sql;
+        suggestion.notes.push(
+          caps.generatedColumnSubstitution
+            ? `${flavorName(flavor)} does not substitute the expression by a generated column for ${joinOrLike && /LIKE/.test(operator) ? 'LIKE' : 'join conditions'}: the query must name ${columnName}.`
+            : `${flavorName(flavor)} never substitutes an expression by a generated column (VIRTUAL or PERSISTENT): the query must name ${columnName}.`,
+        );
+      }
+      if (type.string)
+        suggestion.notes.push(
+          "The column declares the expression's collation: with another collation the server could substitute it and return different rows.",
+        );
+      suggestion.notes.push(
+        'A VIRTUAL column stores nothing in the rows; only the index takes space.',
+        ...expressionNotes,
+      );
+      suggestions.push(suggestion);
+    }
+  }
+  return { suggestions, notes };
+}
+
+function flavorName(flavor: string): string {
+  return flavor === 'mariadb' ? 'MariaDB' : flavor === 'percona' ? 'Percona Server' : 'MySQL';
+}
+
+function otherConstant(other: AstNode): boolean {
+  if (other.type === 'expr_list' && Array.isArray(other.value))
+    return other.value.every((item) => isConstant(item));
+  return isConstant(other) || other.type === 'null';
+}
+
+function indexSuggestion(table: TableInfo, parts: ProposedPart[], notes: string[]): Suggestion {
+  const names = parts.map((part) => ('column' in part ? part.column : 'expr'));
+  const indexName = uniqueName(
+    `idx_${table.name}_${names.join('_')}`,
+    table.indexes.map((index) => index.name),
+  );
+  return {
+    kind: 'index',
+    equivalent: true,
+    ddl: [
+      `ALTER TABLE ${quoteIdentifier(table.name)} ADD INDEX ${quoteIdentifier(indexName)} (${keyPartsSql(parts)});`,
+    ],
+    indexName,
+    notes,
+  };
+}
+
+function commonExpressionNotes(
+  input: WrappedAdviceInput,
+  dataType: string,
+  equalityColumns: readonly string[],
+): string[] {
+  const notes: string[] = [];
+  const distinct = LOW_CARDINALITY[input.wrapped.name];
+  if (distinct !== undefined && input.wrapped.kind === 'function') {
+    notes.push(
+      equalityColumns.length > 0
+        ? `${input.wrapped.name}() has at most ${distinct} distinct values, so the index leads with the query's equality column${equalityColumns.length > 1 ? 's' : ''} (${equalityColumns.join(', ')}).`
+        : `${input.wrapped.name}() has at most ${distinct} distinct values: on its own this index is weak (each value is about 1/${distinct} of the table); prefer a composite with an equality column of the query, or a range on the column when one period is meant.`,
+    );
+  }
+  if (dataType.toLowerCase() === 'timestamp' && input.wrapped.kind === 'function')
+    notes.push(
+      'The column is a TIMESTAMP: the indexed value depends on the session time_zone when rows were written and read; clients with different time zones get wrong rows from the index.',
+    );
+  return notes;
+}
+
+/** Bare columns of the same table compared with a constant by `=` elsewhere in the same AND chain. */
+function equalityColumnsOf(input: WrappedAdviceInput, table: TableInfo, first: ResolvedColumn): string[] {
+  const wrappedColumns = new Set(
+    input.columns.map((column) => (column.info?.name ?? column.column).toLowerCase()),
+  );
+  const result: string[] = [];
+  for (const site of input.sites) {
+    if (site === input.site || site.scope !== input.site.scope || site.operator !== '=') continue;
+    if (site.clause !== 'where' && site.clause !== 'on') continue;
+    const [columnSide, valueSide] =
+      isNode(site.left) && site.left.type === 'column_ref'
+        ? [site.left, site.right]
+        : [site.right, site.left];
+    if (!isNode(columnSide) || columnSide.type !== 'column_ref' || !valueSide || !isConstant(valueSide))
+      continue;
+    const ancestors = ancestorsOf(input.ast, site.node);
+    if (!ancestors || !isConjunct(ancestors)) continue;
+    const [resolved] = input.resolveColumns(site, columnSide);
+    if (!resolved?.info || resolved.table !== table || resolved.scopeTable !== first.scopeTable) continue;
+    const name = resolved.info.name;
+    if (!wrappedColumns.has(name.toLowerCase()) && !result.includes(name)) result.push(name);
+  }
+  return result;
+}

@@ -1,0 +1,9 @@
+// The advice module: suggestions (rewrites, indexes, generated columns) for findings.
+export { adviseWrapped, type Advice, type WrappedAdviceInput, type ServedBy } from './advise.js';
+export {
+  checkFunctionalKeyParts,
+  type IndexSpec,
+  NONDETERMINISTIC_FUNCTIONS,
+  LOW_CARDINALITY,
+} from './index-ddl.js';
+export { likePrefixPattern } from './literals.js';
