@@ -52,6 +52,8 @@ export interface SlowLogEvent {
 
 /** A record that was not turned into an event, with where it was and why. */
 export interface SlowLogSkip {
+  /** The file, when the caller digests several. */
+  readonly file?: string;
   readonly line: number;
   readonly offset: number;
   readonly reason: string;

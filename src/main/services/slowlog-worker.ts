@@ -1,0 +1,27 @@
+// Worker-thread entry: digests slow-log files off the main thread and posts progress and the result.
+import { parentPort, workerData } from 'node:worker_threads';
+import { AdvisorError } from '../../shared/errors.js';
+import { digestFilesInThread, type WorkerMessage, type WorkerRequest } from './slowlog-file.js';
+
+/** Runs the request in `workerData`; cancellation is `worker.terminate()` from the parent. */
+export async function runSlowLogWorker(request: WorkerRequest): Promise<void> {
+  const post = (message: WorkerMessage): void => parentPort?.postMessage(message);
+  try {
+    const result = await digestFilesInThread(request.paths, {
+      ...(request.orderBy === undefined ? {} : { orderBy: request.orderBy }),
+      ...(request.limit === undefined ? {} : { limit: request.limit }),
+      ...(request.chunkSize === undefined ? {} : { chunkSize: request.chunkSize }),
+      ...(request.progressIntervalMs === undefined ? {} : { progressIntervalMs: request.progressIntervalMs }),
+      onProgress: (progress) => post({ type: 'progress', progress }),
+    });
+    post({ type: 'result', result });
+  } catch (error) {
+    post(
+      error instanceof AdvisorError
+        ? { type: 'error', code: error.code, message: error.userMessage }
+        : { type: 'error', code: 'INTERNAL', message: String(error) },
+    );
+  }
+}
+
+if (parentPort && workerData) void runSlowLogWorker(workerData as WorkerRequest);
