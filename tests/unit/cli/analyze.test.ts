@@ -1,0 +1,103 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../../src/cli/main.js';
+import type { CliIo } from '../../../src/cli/io.js';
+
+const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/seed');
+
+async function cli(argv: string[], stdin = '') {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = {
+    stdout: (text) => void (stdout += text),
+    stderr: (text) => void (stderr += text),
+    readStdin: async () => stdin,
+    env: {},
+    cwd: fixtures,
+  };
+  const code = await runCli(argv, io);
+  return { code, stdout, stderr };
+}
+
+describe('sargable analyze', () => {
+  it('prints the JSON contract for the seed query with an offline schema', async () => {
+    const result = await cli(['analyze', '--schema', 'products.sql', 'month-query.sql', '--format', 'json']);
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout);
+    // Suggestions and notes are the Advisor's (tested with the rule fixtures); the rest of the contract is exact.
+    for (const statement of report.statements)
+      for (const finding of statement.findings) {
+        finding.suggestions = [];
+        delete finding.notes;
+      }
+    expect(report).toEqual({
+      server: { flavor: 'mysql', version: '8.0.33', source: 'default' },
+      statements: [
+        {
+          index: 0,
+          sql: 'SELECT AVG(price) FROM products WHERE MONTH(create_time)=10',
+          line: 1,
+          column: 1,
+          findings: [
+            {
+              rule: 'FUN001',
+              category: 'function-wrapped-predicate',
+              severity: 'warning',
+              message:
+                'MONTH() wraps column create_time: an index on create_time cannot serve this predicate, so every row is read.',
+              line: 1,
+              column: 39,
+              endLine: 1,
+              endColumn: 57,
+              table: 'products',
+              columns: ['create_time'],
+              expression: 'MONTH(create_time)',
+              suggestions: [],
+            },
+          ],
+        },
+      ],
+      errors: [],
+    });
+  });
+
+  it('reads standard input, takes an offline target and reports parse errors in errors[]', async () => {
+    const result = await cli(
+      ['analyze', '--flavor', 'mariadb', '--server-version', '10.11.6', '--format', 'json', '-'],
+      'SELECT 1;\nSELEC oops;',
+    );
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(report.server).toEqual({ flavor: 'mariadb', version: '10.11.6', source: 'flags' });
+    expect(report.errors).toEqual([
+      { index: 1, message: "Syntax error near 'oops' (line 1, column 7).", line: 2, column: 7 },
+    ]);
+  });
+
+  it('exits 1 when a finding reaches --fail-on, 0 when it does not', async () => {
+    expect((await cli(['analyze', '--fail-on', 'warning', 'month-query.sql'])).code).toBe(1);
+    expect((await cli(['analyze', '--fail-on', 'error', 'month-query.sql'])).code).toBe(0);
+  });
+
+  it('exits 2 with a message on usage and input errors', async () => {
+    const unknown = await cli(['analyze', '--bogus']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/--bogus/);
+    const missing = await cli(['analyze', 'no-such-file.sql']);
+    expect(missing).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('SQL file not found: no-such-file.sql'),
+    });
+    const badFlavor = await cli(['analyze', '--flavor', 'oracle', 'month-query.sql']);
+    expect(badFlavor).toMatchObject({ code: 2, stderr: expect.stringContaining("Unknown flavor 'oracle'") });
+    const badFormat = await cli(['analyze', '--format', 'xml', 'month-query.sql']);
+    expect(badFormat.code).toBe(2);
+  });
+
+  it('prints help', async () => {
+    expect((await cli(['--help'])).stdout).toMatch(/Usage: sargable <command>/);
+    expect((await cli(['analyze', '--help'])).stdout).toMatch(/--fail-on SEVERITY/);
+    expect((await cli(['nope'])).code).toBe(2);
+  });
+});
