@@ -8,7 +8,7 @@ const nodeImports = nodeBuiltins.flatMap((name) => [name, `node:${name}`, `${nam
 
 export default tseslint.config(
   {
-    ignores: ['node_modules', 'dist', 'release', 'test-results', 'playwright-report', 'docs/**/*.js'],
+    ignores: ['node_modules', 'dist', 'release', 'test-results', 'playwright-report', '.scratch', 'docs/**/*.js'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
