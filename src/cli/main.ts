@@ -4,6 +4,7 @@ import { AdvisorError } from '../shared/errors.js';
 import { APP_VERSION } from '../main/version.js';
 import { UsageError, type CliCommand, type CliIo } from './io.js';
 import { run as analyze } from './commands/analyze.js';
+import { run as digest } from './commands/digest.js';
 
 interface CommandEntry {
   summary: string;
@@ -13,6 +14,7 @@ interface CommandEntry {
 /** Subcommands; later issues add theirs here. */
 export const commands: Record<string, CommandEntry> = {
   analyze: { summary: 'find non-sargable predicates and propose fixes', load: () => analyze },
+  digest: { summary: 'group a slow query log by fingerprint (pt-query-digest compatible)', load: () => digest },
 };
 
 export function helpText(): string {
