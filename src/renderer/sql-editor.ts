@@ -48,7 +48,8 @@ export class SqlEditor {
       minimap: { enabled: false },
       fontSize: 14,
       lineHeight: 22,
-      fontFamily: "'JetBrains Mono', 'Fira Code', 'Cascadia Code', Menlo, Consolas, 'DejaVu Sans Mono', monospace",
+      fontFamily:
+        "'JetBrains Mono', 'Fira Code', 'Cascadia Code', Menlo, Consolas, 'DejaVu Sans Mono', monospace",
       scrollBeyondLastLine: false,
       renderLineHighlight: 'line',
       tabSize: 2,
@@ -143,12 +144,18 @@ export class SqlEditor {
     // A parse error is a position; underline the token there (or one character) so it is visible.
     const position = model.validatePosition(new monaco.Position(item.error.line, item.error.column));
     const word = model.getWordAtPosition(position);
-    if (word) return new monaco.Range(position.lineNumber, word.startColumn, position.lineNumber, word.endColumn);
+    if (word)
+      return new monaco.Range(position.lineNumber, word.startColumn, position.lineNumber, word.endColumn);
     const lineEnd = model.getLineMaxColumn(position.lineNumber);
     if (position.column < lineEnd) {
       return new monaco.Range(position.lineNumber, position.column, position.lineNumber, position.column + 1);
     }
-    return new monaco.Range(position.lineNumber, Math.max(1, position.column - 1), position.lineNumber, position.column);
+    return new monaco.Range(
+      position.lineNumber,
+      Math.max(1, position.column - 1),
+      position.lineNumber,
+      position.column,
+    );
   }
 
   private refreshAfterEdit(): void {
@@ -156,7 +163,8 @@ export class SqlEditor {
     const stale: string[] = [];
     this.tracked = this.tracked.filter((entry) => {
       const range = model.getDecorationRange(entry.decorationId);
-      const keep = entry.item.kind === 'finding' && range !== null && model.getValueInRange(range) === entry.text;
+      const keep =
+        entry.item.kind === 'finding' && range !== null && model.getValueInRange(range) === entry.text;
       if (!keep) stale.push(entry.decorationId);
       return keep;
     });

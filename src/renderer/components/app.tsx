@@ -37,6 +37,7 @@ export function App({ api }: { api: AdvisorApi }) {
   const [liveKeys, setLiveKeys] = useState<Set<string>>(new Set());
   const [cursor, setCursor] = useState({ line: 1, column: 1 });
   const [panel, setPanel] = useState<PanelId>('findings');
+  const [panelHeight, setPanelHeight] = useState(() => Math.round(window.innerHeight * 0.36));
   const editor = useRef<SqlEditor | null>(null);
   const sessionRef = useRef(session);
   sessionRef.current = session;
@@ -81,7 +82,9 @@ export function App({ api }: { api: AdvisorApi }) {
       onAnalyze: () => void analyze(),
       onEdit: () => {
         setLiveKeys(editor.current?.liveKeys() ?? new Set());
-        setAnalysis((current) => (current.status === 'done' && !current.stale ? { ...current, stale: true } : current));
+        setAnalysis((current) =>
+          current.status === 'done' && !current.stale ? { ...current, stale: true } : current,
+        );
       },
       onCursor: (line: number, column: number) => setCursor({ line, column }),
     }),
@@ -101,7 +104,6 @@ export function App({ api }: { api: AdvisorApi }) {
     }
   }
 
-  const counts = analysis.status === 'done' ? severityCounts(analysis.items) : null;
   const summary =
     analysis.status === 'done'
       ? `${analysis.items.length === 1 ? '1 item' : `${analysis.items.length} items`} · ${Math.round(analysis.durationMs)} ms`
@@ -113,7 +115,12 @@ export function App({ api }: { api: AdvisorApi }) {
     <div className="app">
       <header className="toolbar" role="toolbar" aria-label="Main">
         <span className="toolbar__brand">Sargable</span>
-        <button type="button" className="button" onClick={() => setDialogOpen(true)} data-testid="open-connect">
+        <button
+          type="button"
+          className="button"
+          onClick={() => setDialogOpen(true)}
+          data-testid="open-connect"
+        >
           {session.kind === 'live' ? 'Change connection…' : 'Connect…'}
         </button>
         {session.kind === 'live' && (
@@ -143,7 +150,7 @@ export function App({ api }: { api: AdvisorApi }) {
         </button>
       </header>
 
-      <main className="workbench">
+      <main className="workbench" style={{ gridTemplateRows: `minmax(120px, 1fr) auto ${panelHeight}px` }}>
         <EditorPane
           initialText={initialSql}
           dark={dark}
@@ -152,6 +159,7 @@ export function App({ api }: { api: AdvisorApi }) {
             editor.current = instance;
           }}
         />
+        <Splitter height={panelHeight} onResize={setPanelHeight} />
         <section className="panels" aria-label="Results">
           <div className="panels__tabs" role="tablist" aria-label="Panels">
             <button
@@ -164,14 +172,16 @@ export function App({ api }: { api: AdvisorApi }) {
               onClick={() => setPanel('findings')}
             >
               Findings
-              {counts && (
-                <span className="panels__count" data-testid="findings-count">
-                  {analysis.status === 'done' ? analysis.items.length : 0}
-                </span>
-              )}
+              {analysis.status === 'done' && <FindingsCount items={analysis.items} />}
             </button>
           </div>
-          <div className="panels__body" role="tabpanel" id="panel-findings" aria-labelledby="tab-findings" data-testid="findings-panel">
+          <div
+            className="panels__body"
+            role="tabpanel"
+            id="panel-findings"
+            aria-labelledby="tab-findings"
+            data-testid="findings-panel"
+          >
             {analysis.status === 'failed' ? (
               <div className="panels__error">
                 <ErrorBox error={analysis.error} testId="analyze-error" />
@@ -209,5 +219,57 @@ export function App({ api }: { api: AdvisorApi }) {
         />
       )}
     </div>
+  );
+}
+
+function FindingsCount({ items }: { items: ReportItem[] }) {
+  const counts = severityCounts(items);
+  const title = `${counts.error} errors, ${counts.warning} warnings, ${counts.info} info`;
+  return (
+    <span
+      className={`panels__count${counts.error > 0 ? ' panels__count--error' : ''}`}
+      title={title}
+      data-testid="findings-count"
+    >
+      {items.length}
+    </span>
+  );
+}
+
+const minPanel = 96;
+const step = 24;
+
+/** The drag handle between editor and panels; arrow keys resize it too. */
+function Splitter({ height, onResize }: { height: number; onResize(height: number): void }) {
+  const clamp = (value: number) => Math.max(minPanel, Math.min(window.innerHeight - 220, value));
+  return (
+    <div
+      className="splitter"
+      role="separator"
+      aria-orientation="horizontal"
+      aria-label="Resize panels"
+      aria-valuenow={height}
+      aria-valuemin={minPanel}
+      tabIndex={0}
+      onKeyDown={(event) => {
+        if (event.key === 'ArrowUp') onResize(clamp(height + step));
+        else if (event.key === 'ArrowDown') onResize(clamp(height - step));
+        else return;
+        event.preventDefault();
+      }}
+      onPointerDown={(event) => {
+        const handle = event.currentTarget;
+        handle.setPointerCapture(event.pointerId);
+        const startY = event.clientY;
+        const startHeight = height;
+        const move = (moveEvent: PointerEvent) => onResize(clamp(startHeight + startY - moveEvent.clientY));
+        const up = () => {
+          handle.removeEventListener('pointermove', move);
+          handle.removeEventListener('pointerup', up);
+        };
+        handle.addEventListener('pointermove', move);
+        handle.addEventListener('pointerup', up);
+      }}
+    />
   );
 }

@@ -30,7 +30,9 @@ export function ConnectionDialog({ api, session, onConnected, onOffline, onClose
   const [database, setDatabase] = useState('');
   const [tls, setTls] = useState<TlsMode>('off');
   const [flavor, setFlavor] = useState<OfflineFlavor>(session.kind === 'offline' ? session.flavor : 'mysql');
-  const [version, setVersion] = useState(session.kind === 'offline' ? session.version : defaultVersions.mysql);
+  const [version, setVersion] = useState(
+    session.kind === 'offline' ? session.version : defaultVersions.mysql,
+  );
   const [schemaSql, setSchemaSql] = useState(session.kind === 'offline' ? session.schemaSql : '');
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<ShownError | null>(null);
@@ -52,12 +54,14 @@ export function ConnectionDialog({ api, session, onConnected, onOffline, onClose
 
   function params(): ConnectionParams | string {
     if (input === 'dsn') {
-      if (!/^(mysql|mariadb):\/\//i.test(dsn.trim())) return 'Enter a DSN like mysql://user:password@host:3306/database.';
+      if (!/^(mysql|mariadb):\/\//i.test(dsn.trim()))
+        return 'Enter a DSN like mysql://user:password@host:3306/database.';
       return { dsn: dsn.trim() };
     }
     const portNumber = Number(port);
     if (!host.trim()) return 'Enter the server host, e.g. 127.0.0.1.';
-    if (!Number.isInteger(portNumber) || portNumber < 1 || portNumber > 65535) return 'Enter a port between 1 and 65535.';
+    if (!Number.isInteger(portNumber) || portNumber < 1 || portNumber > 65535)
+      return 'Enter a port between 1 and 65535.';
     if (!user.trim()) return 'Enter the user to connect as.';
     return {
       host: host.trim(),
@@ -245,7 +249,12 @@ export function ConnectionDialog({ api, session, onConnected, onOffline, onClose
             <button type="button" className="button" onClick={close}>
               Cancel
             </button>
-            <button type="submit" className="button button--primary" disabled={pending} data-testid="connect-submit">
+            <button
+              type="submit"
+              className="button button--primary"
+              disabled={pending}
+              data-testid="connect-submit"
+            >
               {pending ? 'Connecting…' : 'Connect'}
             </button>
           </footer>
@@ -280,15 +289,17 @@ export function ConnectionDialog({ api, session, onConnected, onOffline, onClose
                 className="code-input"
                 rows={9}
                 spellCheck={false}
-                placeholder={'CREATE TABLE products (\n  id int unsigned NOT NULL AUTO_INCREMENT,\n  create_time timestamp NULL,\n  PRIMARY KEY (id)\n);'}
+                placeholder={
+                  'CREATE TABLE products (\n  id int unsigned NOT NULL AUTO_INCREMENT,\n  create_time timestamp NULL,\n  PRIMARY KEY (id)\n);'
+                }
                 value={schemaSql}
                 onChange={(event) => setSchemaSql(event.target.value)}
               />
             </div>
           </div>
           <p className="dialog__note">
-            Without a server, advice uses this schema and the chosen version&rsquo;s features. Paste the output of
-            SHOW CREATE TABLE.
+            Without a server, advice uses this schema and the chosen version&rsquo;s features. Paste the
+            output of SHOW CREATE TABLE.
           </p>
           {error && <ErrorBox error={error} testId="connection-error" />}
           <footer className="dialog__footer">

@@ -59,8 +59,8 @@ export function FindingsPanel({ items, analyzed, stale, liveKeys, shortcut, onRe
           Press <kbd>{shortcut}</kbd> to analyze
         </p>
         <p>
-          Findings appear here and are underlined in the editor. Connect to a server for live schema and settings,
-          or work offline with CREATE TABLE statements.
+          Findings appear here and are underlined in the editor. Connect to a server for live schema and
+          settings, or work offline with CREATE TABLE statements.
         </p>
       </div>
     );

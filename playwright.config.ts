@@ -1,0 +1,54 @@
+// Playwright e2e config: Debian's Chromium against web mode (`node scripts/web.mjs`), one worker.
+import { defineConfig } from '@playwright/test';
+import { e2ePort, e2eToken } from './tests/e2e/helpers/env.js';
+
+/**
+ * SARGABLE_E2E_BASE_URL points the tests at an already running web mode (started with the same
+ * SARGABLE_WEB_TOKEN) instead of starting one.
+ */
+const externalBaseUrl = process.env.SARGABLE_E2E_BASE_URL;
+const baseURL = externalBaseUrl ?? `http://127.0.0.1:${e2ePort}`;
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  outputDir: 'test-results/e2e',
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  forbidOnly: Boolean(process.env.CI),
+  reporter: process.env.CI ? 'list' : [['list']],
+  use: {
+    baseURL,
+    viewport: { width: 1280, height: 800 },
+    colorScheme: 'light',
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      // Debian's Chromium; never `npx playwright install` (see DEVELOPERS.md).
+      executablePath: process.env.SARGABLE_CHROMIUM ?? '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  webServer: externalBaseUrl
+    ? undefined
+    : {
+        command: `node scripts/web.mjs --port ${e2ePort}`,
+        url: `${baseURL}/`,
+        reuseExistingServer: false,
+        timeout: 180_000,
+        stdout: 'pipe',
+        stderr: 'pipe',
+        env: { SARGABLE_WEB_TOKEN: e2eToken, CI: '1' },
+      },
+});

@@ -1,0 +1,75 @@
+// e2e: offline analysis with a CREATE TABLE schema, and malformed SQL shown as an error entry and marker.
+import { expect, test } from '@playwright/test';
+import {
+  analyzeWithShortcut,
+  openWorkbench,
+  setEditorText,
+  squiggleLine,
+  squiggles,
+  workOffline,
+} from './helpers/workbench.js';
+
+const productsDdl = `CREATE TABLE products (
+  id int unsigned NOT NULL AUTO_INCREMENT,
+  description longtext,
+  price decimal(8,2) DEFAULT NULL,
+  create_time timestamp NULL DEFAULT NULL,
+  PRIMARY KEY (id)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;`;
+
+test('work offline with a schema: the seed query gets the finding', async ({ page }) => {
+  await openWorkbench(page);
+  await expect(page.getByTestId('findings-empty')).toContainText('to analyze');
+  await workOffline(page, { flavor: 'MySQL', version: '8.0.33', schemaSql: productsDdl });
+  await expect(page.getByTestId('status-connection')).toHaveText('offline — MySQL 8.0.33');
+  await expect(page.getByTestId('status-bar')).toContainText('1 table');
+
+  await setEditorText(page, 'SELECT AVG(price) FROM products WHERE MONTH(create_time)=10;');
+  await page.getByTestId('analyze').click();
+
+  const finding = page.getByTestId('finding');
+  await expect(finding).toHaveCount(1);
+  await expect(finding.getByTestId('finding-rule')).toHaveText('FUN001');
+  await expect(finding.getByTestId('finding-target')).toHaveText('products.create_time');
+  await expect(finding.getByTestId('finding-expression')).toHaveText('MONTH(create_time)');
+  await expect(squiggles(page, 'warning')).toHaveCount(1);
+
+  // Editing the flagged text drops its marker and says the report is out of date.
+  await page.locator('.monaco-editor .view-lines').click();
+  await page.keyboard.press('ControlOrMeta+End');
+  await page.keyboard.insertText('\n');
+  await expect(squiggles(page, 'warning')).toHaveCount(1);
+  await setEditorText(page, 'SELECT AVG(price) FROM products WHERE create_time >= NOW();');
+  await expect(squiggles(page, 'warning')).toHaveCount(0);
+  await expect(page.getByText('The SQL changed since this analysis')).toBeVisible();
+});
+
+test('malformed SQL: an error entry at its position, a marker there, and the other statements still analyzed', async ({
+  page,
+}) => {
+  await openWorkbench(page);
+  await setEditorText(
+    page,
+    [
+      'SELECT id FROM products WHERE id = 1;',
+      'SELECT FROM WHERE products;',
+      'SELECT AVG(price) FROM products WHERE MONTH(create_time)=10;',
+    ].join('\n'),
+  );
+  await analyzeWithShortcut(page);
+
+  const error = page.getByTestId('parse-error');
+  await expect(error).toHaveCount(1);
+  await expect(error).toContainText(/Ln 2, Col \d+/);
+  await expect(page.getByTestId('finding')).toHaveCount(1);
+  await expect(page.getByTestId('finding').getByTestId('finding-rule')).toHaveText('FUN001');
+
+  const errorSquiggle = squiggles(page, 'error');
+  await expect(errorSquiggle).toHaveCount(1);
+  expect(await squiggleLine(page, errorSquiggle)).toBe(2);
+  expect(await squiggleLine(page, squiggles(page, 'warning'))).toBe(3);
+
+  // Clicking the entry puts the cursor on the error's line.
+  await error.getByRole('button').click();
+  await expect(page.getByTestId('status-bar')).toContainText(/Ln 2, Col/);
+});
