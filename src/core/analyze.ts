@@ -115,6 +115,7 @@ export function analyze(text: string, options: AnalyzeOptions): AnalysisReport {
             expression,
             suggestions,
             notes,
+            predictedError,
           } = finding;
           statement.findings.push({
             rule: id,
@@ -130,6 +131,7 @@ export function analyze(text: string, options: AnalyzeOptions): AnalysisReport {
             expression: expression.trim(),
             suggestions,
             ...(notes ? { notes } : {}),
+            ...(predictedError ? { predictedError } : {}),
           } satisfies Finding);
         },
       });

@@ -47,6 +47,17 @@ export interface Finding {
   expression: string;
   suggestions: Suggestion[];
   notes?: string[];
+  /** The error (or warning) the server is predicted to raise for this statement (sql-mode rules). */
+  predictedError?: PredictedError;
+}
+
+/** A server error predicted before execution: code, SQLSTATE and the server's message text. */
+export interface PredictedError {
+  code: number;
+  sqlState: string;
+  message: string;
+  /** True when the server raises it as a warning (the statement still succeeds). */
+  warningOnly?: boolean;
 }
 
 export interface StatementReport {

@@ -4,7 +4,7 @@
 // resolves columns, then calls each rule whose `appliesTo` contains the statement type.
 
 import type { Flavor } from '../flavors/capabilities.js';
-import type { Category, Finding, Severity, Suggestion } from '../model/report.js';
+import type { Category, Finding, PredictedError, Severity, Suggestion } from '../model/report.js';
 import { findColumn, findTable, type ColumnInfo, type SchemaModel, type TableInfo } from '../model/schema.js';
 import type { ServerInfo } from '../model/server-info.js';
 import { columnRefs, spanOf, type Span } from '../sql/ast.js';
@@ -56,6 +56,7 @@ export interface ReportInput {
   suggestions?: Suggestion[];
   notes?: string[];
   severity?: Severity;
+  predictedError?: PredictedError;
 }
 
 /** What a rule sees. */
@@ -128,6 +129,7 @@ export function toFinding(
     expression: input.expression,
     suggestions: input.suggestions ?? [],
     ...(input.notes && input.notes.length > 0 ? { notes: input.notes } : {}),
+    ...(input.predictedError ? { predictedError: input.predictedError } : {}),
     span: input.span,
   };
 }
