@@ -282,6 +282,23 @@ function otherConstant(other: AstNode): boolean {
   return isConstant(other) || other.type === 'null';
 }
 
+/**
+ * A plain index on `column` (after the query's equality columns), or a note naming the existing
+ * index that already serves it (an index leading with the same parts, or with the column).
+ */
+export function plainIndexAdvice(
+  table: TableInfo,
+  column: string,
+  equalityColumns: readonly string[] = [],
+): { suggestion?: Suggestion; note?: string } {
+  const parts: ProposedPart[] = [...equalityColumns.map((name) => ({ column: name })), { column }];
+  const existing = existingIndexServing(table, parts) ?? existingIndexServing(table, [{ column }]);
+  if (existing) return { note: `Existing index ${existing.name} serves the predicate on ${column}.` };
+  return {
+    suggestion: indexSuggestion(table, parts, [`Lets the predicate on ${column} seek instead of scanning.`]),
+  };
+}
+
 function indexSuggestion(table: TableInfo, parts: ProposedPart[], notes: string[]): Suggestion {
   const names = parts.map((part) => ('column' in part ? part.column : 'expr'));
   const indexName = uniqueName(

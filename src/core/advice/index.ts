@@ -1,5 +1,11 @@
 // The advice module: suggestions (rewrites, indexes, generated columns) for findings.
-export { adviseWrapped, type Advice, type WrappedAdviceInput, type ServedBy } from './advise.js';
+export {
+  adviseWrapped,
+  plainIndexAdvice,
+  type Advice,
+  type WrappedAdviceInput,
+  type ServedBy,
+} from './advise.js';
 export {
   checkFunctionalKeyParts,
   type IndexSpec,

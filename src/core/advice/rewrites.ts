@@ -88,7 +88,6 @@ function bareColumn(
   return column?.info ? { node: columnNode(column.qualifier, column.column), column } : undefined;
 }
 
-
 /** Turn `[lower, upper)` bounds into `c >= lower AND c < upper`. */
 function rangeNode(column: AstNode, lower: string | null, upper: string | null): AstNode | undefined {
   const parts: AstNode[] = [];

@@ -65,7 +65,8 @@ export interface EditedStatement {
 
 /**
  * Replace `target` in the statement by `replacement`, returning text that re-parses to exactly the
- * transformed AST, or undefined when the target has no span or nothing re-parses.
+ * transformed AST (the canonical print of the whole statement when the target has no span), or
+ * undefined when nothing re-parses.
  */
 export function editStatement(
   sql: string,
@@ -75,13 +76,13 @@ export function editStatement(
   flavor: Flavor,
 ): EditedStatement | undefined {
   const span = spanOf(target);
-  if (!span) return undefined;
-  let end = span.end;
-  while (end > span.start && /\s/.test(sql[end - 1] ?? '')) end--;
+  let end = span?.end ?? 0;
+  while (span && end > span.start && /\s/.test(sql[end - 1] ?? '')) end--;
   const expected = printSql(replaceNode(ast, target, replacement), flavor);
   const printed = printSql(replacement, flavor);
-  for (const text of [printed, `(${printed})`]) {
-    const candidate = sql.slice(0, span.start) + text + sql.slice(end);
+  // Without a span (MariaDB's parser records few), only the canonical print of the whole statement is possible.
+  for (const text of span ? [printed, `(${printed})`] : []) {
+    const candidate = sql.slice(0, span?.start ?? 0) + text + sql.slice(end);
     const parsed = parseStatement(candidate, flavor);
     if (parsed.ok && printSql(parsed.ast, flavor) === expected) return { sql: candidate, ast: parsed.ast };
   }

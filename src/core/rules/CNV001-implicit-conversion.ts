@@ -1,5 +1,6 @@
 // CNV001: a string column compared with a number: the server compares as numbers, row by row, and no index helps.
 
+import { plainIndexAdvice } from '../advice/advise.js';
 import { isStringColumn } from '../advice/column-types.js';
 import { literalOf } from '../advice/literals.js';
 import { editStatement, stringNode } from '../advice/sql-edit.js';
@@ -79,6 +80,7 @@ export const rule = defineRule({
           quoted = replaceIn(quoted, number, replacement);
         }
         const edited = editStatement(context.sql, context.ast, site.node, quoted, context.flavor);
+        const index = resolved.table ? plainIndexAdvice(resolved.table, resolved.info.name) : {};
         context.report({
           messageId: 'numberLiteral',
           data: {
@@ -98,9 +100,11 @@ export const rule = defineRule({
                   ddl: [],
                   rewrittenSql: edited.sql,
                   notes: [
+                    ...(index.note ? [index.note] : []),
                     `Recommended, but not equivalent: the numeric comparison also matches strings such as '0${String(numbers[0]?.value)}' or ' ${String(numbers[0]?.value)}' (leading zeros, spaces); the quoted literal matches only the exact string under the column's collation.`,
                   ],
                 },
+                ...(index.suggestion ? [index.suggestion] : []),
               ]
             : [],
         });
