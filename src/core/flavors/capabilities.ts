@@ -51,6 +51,10 @@ export interface Capabilities {
   instantAddVirtualColumn: boolean;
   /** log_slow_extra (MySQL >= 8.0.14) */
   logSlowExtra: boolean;
+  /** A plain secondary index builds with `ALGORITHM=INPLACE, LOCK=NONE` (writes continue): MySQL >= 5.6, MariaDB >= 10.0. */
+  onlineAddIndex: boolean;
+  /** `ADD COLUMN IF NOT EXISTS`, `DROP INDEX IF EXISTS`, `DROP COLUMN IF EXISTS` (MariaDB >= 10.0; MySQL has none). */
+  alterIfExists: boolean;
 }
 
 /** One row of the table: a capability value that holds from a version gate on. */
@@ -84,6 +88,8 @@ const TABLE: readonly Gate<keyof Capabilities>[] = [
   { key: 'maxStatementTime', mysql: false, mariadb: '>=10.1' },
   { key: 'instantAddVirtualColumn', mysql: '>=8.0.29', mariadb: '>=10.3' },
   { key: 'logSlowExtra', mysql: '>=8.0.14', mariadb: false },
+  { key: 'onlineAddIndex', mysql: '>=5.6', mariadb: '>=10.0' },
+  { key: 'alterIfExists', mysql: false, mariadb: '>=10.0' },
 ];
 
 const NOWAIT_ERROR: Record<'mysql' | 'mariadb', number> = { mysql: 3572, mariadb: 1205 };
