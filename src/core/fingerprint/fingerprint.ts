@@ -48,6 +48,7 @@ const LEADING_SPACE = /^[ \t\n\r\f\v]+/;
 const WHITESPACE_RUN = /[ \n\t\r\f]+/g;
 const UPPER = /[A-Z]/;
 const UPPER_RUN = /[A-Z]+/g;
+const NON_ASCII = /[\u0080-\uffff]/;
 const NULL_WORD = /\bnull\b/g;
 const VALUE_LIST = /\b(in|values?)(?:[ \t\n\r\f\v,]*\([ \t\n\r\f\v?,]*\))+/g;
 const REPEATED_UNION =
@@ -58,7 +59,9 @@ const ASC_AFTER_ORDER_BY = /([^\n]+?)[ \t\n\r\f\v]+asc/giy;
 
 /** Lowercases ASCII A-Z only, as Perl's `lc` does on byte strings. */
 export function asciiLower(text: string): string {
-  return UPPER.test(text) ? text.replace(UPPER_RUN, (run) => run.toLowerCase()) : text;
+  if (!UPPER.test(text)) return text;
+  // Without chars >= 0x80, toLowerCase changes exactly A-Z.
+  return NON_ASCII.test(text) ? text.replace(UPPER_RUN, (run) => run.toLowerCase()) : text.toLowerCase();
 }
 
 /**

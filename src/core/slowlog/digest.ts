@@ -197,6 +197,7 @@ const BUCKETED = new Set([
   'Bytes_sent',
 ]);
 const NUMBER_VALUE = /^(?:\d+|[+-]?(?:(?=\d|[.])\d+(?:[.])\d{0,})(?:E[+-]?\d+)?)$/i;
+const PLAIN_NUMBER = /^\d+(?:\.\d+)?$/;
 const QUERY_TIME_PREFIX = /^(\d+(?:\.\d+)?)/;
 const PERL_NUMBER = /^[ \t\n\r\f\v]*([+-]?(?:\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?))/;
 const MYSQL_TS = /^(\d\d)(\d\d)(\d\d) +(\d+):(\d+):(\d+)(\.\d+)?$/;
@@ -330,6 +331,7 @@ export function createDigest(options: DigestOptions = {}): Digest {
   const maxDistinct = options.maxDistinctValues ?? 100;
   const maxSkipped = options.maxSkipped ?? 1000;
   const types = new Map<string, AttributeType>();
+  const ignoredCache = new Map<string, boolean>();
   const classes = new Map<string, ClassState>();
   const globals = new Map<string, Metric>();
   const skipped: SlowLogSkip[] = [];
@@ -402,7 +404,9 @@ export function createDigest(options: DigestOptions = {}): Digest {
     if (props.host !== undefined) addDistinct(state.hosts, props.host);
 
     for (const name in props) {
-      if (IGNORED.has(name)) continue;
+      let ignored = ignoredCache.get(name);
+      if (ignored === undefined) ignoredCache.set(name, (ignored = IGNORED.has(name)));
+      if (ignored) continue;
       let raw = props[name]!;
       if (adminZero && ADMIN_ZEROED.includes(name)) raw = '0';
       const type = typeOf(name, raw);
@@ -413,8 +417,11 @@ export function createDigest(options: DigestOptions = {}): Digest {
           if (m) raw = m[1]!;
           value = m ? Number(raw) : Number.NaN;
         } else {
-          const m = PERL_NUMBER.exec(raw);
-          value = m ? Number(m[1]) : Number.NaN;
+          if (PLAIN_NUMBER.test(raw)) value = Number(raw);
+          else {
+            const m = PERL_NUMBER.exec(raw);
+            value = m ? Number(m[1]) : Number.NaN;
+          }
         }
         if (Number.isNaN(value)) continue;
         let metric = state.metrics.get(name);

@@ -92,7 +92,6 @@ const USER_HOST_LINE = new RegExp(
 const ATTRIBUTE_LINE = /^# +[A-Z][A-Za-z_]+: [^ \t\n\r\f\v]/;
 const EMPTY_SCHEMA = new RegExp(`Schema:${WS}+\\w+: `);
 const SCHEMA_PREFIX = new RegExp(`Schema:${WS}+`);
-const ATTRIBUTE_PAIR = new RegExp(`(\\w+):${WS}+([^ \\t\\n\\r\\f\\v]+|$)`, 'g');
 const USE_LINE = /^use ([^;]+)/;
 const SET_LINE = new RegExp(`^SET${WS}+([^;]*)`);
 const SET_SPLIT = new RegExp(`,|${WS}*=${WS}*`);
@@ -261,8 +260,7 @@ export function createSlowLogParser(options: SlowLogParserOptions): SlowLogParse
         gotAc = true;
       } else if (ATTRIBUTE_LINE.test(text)) {
         if (EMPTY_SCHEMA.test(text)) text = text.replace(SCHEMA_PREFIX, '');
-        ATTRIBUTE_PAIR.lastIndex = 0;
-        while ((m = ATTRIBUTE_PAIR.exec(text)) !== null) props[m[1] ?? ''] = m[2] ?? '';
+        readAttributePairs(text, props);
       } else if (!gotDb && (m = USE_LINE.exec(text))) {
         props.db = m[1] ?? '';
         gotDb = true;
@@ -423,6 +421,42 @@ export function createSlowLogParser(options: SlowLogParserOptions): SlowLogParse
       return events;
     },
   };
+}
+
+function isWordChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+}
+
+function isSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13); // space \t \n \v \f \r
+}
+
+/**
+ * Every `Name: value` pair of an attribute line: Perl's `m/(\w+):\s+(\S+|\Z)/g`, hand-rolled
+ * because it runs for every header line. A word run either matches as a whole or not at all,
+ * so scanning run by run finds the same leftmost matches.
+ */
+function readAttributePairs(text: string, props: Record<string, string>): void {
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    if (!isWordChar(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (j < n && isWordChar(text.charCodeAt(j))) j++;
+    if (j + 1 < n && text.charCodeAt(j) === 58 /* : */ && isSpace(text.charCodeAt(j + 1))) {
+      let k = j + 2;
+      while (k < n && isSpace(text.charCodeAt(k))) k++;
+      let v = k;
+      while (v < n && !isSpace(text.charCodeAt(v))) v++;
+      props[text.slice(i, j)] = text.slice(k, v);
+      i = v;
+    } else {
+      i = j;
+    }
+  }
 }
 
 function setUserHost(props: Record<string, string>, m: RegExpExecArray): void {

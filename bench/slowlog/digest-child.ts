@@ -1,0 +1,17 @@
+// Bench child: digests one file with Sargable's service code and prints a one-line JSON summary.
+import { digestFilesInThread } from '../../src/main/services/slowlog-file.js';
+
+const file = process.argv[2];
+if (!file) throw new Error('usage: digest-child.ts FILE');
+const started = performance.now();
+const result = await digestFilesInThread([file]);
+const ms = performance.now() - started;
+process.stdout.write(
+  `${JSON.stringify({
+    ms,
+    events: result.global.events,
+    queryCount: result.global.queryCount,
+    classes: result.classes.filter((c) => c.ranked).map((c) => [c.checksum, c.queryCount]),
+    queryTimeSum: result.global.queryTime?.sum.toFixed(6),
+  })}\n`,
+);
