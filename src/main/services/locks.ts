@@ -118,7 +118,8 @@ export function privilegeFix(error: unknown, what: string): LockProblem | null {
   const base = { serverCode: driver.errno ?? 0, message: `${what}: ${text}` };
   if (driver.errno === 1227 && /PROCESS/i.test(text))
     return { area: 'waits', ...base, fix: 'GRANT PROCESS ON *.* TO <user>;' };
-  if ((driver.errno === 1142 || driver.errno === 1044) && /performance_schema/i.test(text)) {
+  // MySQL's 1142 names only the table (`… for table 'data_lock_waits'`), so the query context decides.
+  if ((driver.errno === 1142 || driver.errno === 1044) && /performance_schema/i.test(`${text} ${what}`)) {
     return { area: 'waits', ...base, fix: 'GRANT SELECT ON performance_schema.* TO <user>;' };
   }
   if (driver.errno === 1227)

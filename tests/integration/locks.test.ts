@@ -1,0 +1,368 @@
+// Lock view and locking-read rewrites proven on MySQL 8.0.33 and MariaDB 10.11 (issue "Live lock waits", Server truth).
+import type { Connection, RowDataPacket } from 'mysql2/promise';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { rewriteLockingRead } from '../../src/core/locks/rewrite.js';
+import { flattenForest } from '../../src/core/locks/tree.js';
+import type { ServerInfo } from '../../src/core/model/server-info.js';
+import {
+  countRecordLocks,
+  explainLockFootprint,
+  killSession,
+  pollLocks,
+  type LockSnapshot,
+} from '../../src/main/services/locks.js';
+import { detectServerInfo } from '../../src/main/services/server-info.js';
+import { connect, scratchDatabaseName, testServers } from '../support/db.js';
+
+const seedTable = `CREATE TABLE product (
+  p_id int NOT NULL AUTO_INCREMENT,
+  p_name varchar(255) DEFAULT NULL,
+  p_cost decimal(19,4) NOT NULL,
+  p_availability enum('YES','NO') DEFAULT 'NO',
+  PRIMARY KEY (p_id), KEY p_cost (p_cost), KEY p_name (p_name)
+) ENGINE=InnoDB`;
+const seedRows =
+  "INSERT INTO product VALUES (1,'Item1',10,'YES'),(2,'Item2',20,'YES'),(3,'Item3',30,'YES'),(5,'Item5',50,'YES')";
+const sessionA = 'SELECT * FROM product WHERE p_cost >= 20 AND p_cost <= 30 FOR UPDATE';
+
+/** The issue's server truth for NOWAIT, per flavor (not read from the capability table on purpose). */
+const nowaitErrno = { mysql: 3572, mariadb: 1205 } as const;
+
+async function threadId(connection: Connection): Promise<number> {
+  const [rows] = await connection.query<RowDataPacket[]>('SELECT CONNECTION_ID() AS id');
+  return Number(rows[0]?.id);
+}
+
+async function trxId(connection: Connection): Promise<string> {
+  const [rows] = await connection.query<RowDataPacket[]>(
+    'SELECT CAST(trx_id AS CHAR) AS id FROM information_schema.INNODB_TRX WHERE trx_mysql_thread_id = CONNECTION_ID()',
+  );
+  return String(rows[0]?.id);
+}
+
+/** Poll until `ready` holds (the waiter has reached the lock queue), at most 10 s. */
+async function pollUntil(
+  monitor: Connection,
+  server: ServerInfo,
+  ready: (snapshot: LockSnapshot) => boolean,
+): Promise<LockSnapshot> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const snapshot = await pollLocks(monitor, server);
+    if (ready(snapshot) || Date.now() > deadline) return snapshot;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Run a statement that is expected to block; the promise settles to its error (or null). */
+function background(connection: Connection, sql: string): Promise<{ errno?: number } | null> {
+  return connection.query(sql).then(
+    () => null,
+    (error: { errno?: number }) => error,
+  );
+}
+
+describe.each(testServers())('locks on $flavor', ({ flavor, url }) => {
+  const database = scratchDatabaseName('sargable_locks');
+  let admin: Connection;
+  let monitor: Connection;
+  let server: ServerInfo;
+  const sessions: Connection[] = [];
+
+  async function session(): Promise<Connection> {
+    const connection = await connect(url, database);
+    await connection.query('SET SESSION innodb_lock_wait_timeout = 20');
+    sessions.push(connection);
+    return connection;
+  }
+
+  beforeAll(async () => {
+    admin = await connect(url);
+    await admin.query(`CREATE DATABASE \`${database}\``);
+    await admin.query(`USE \`${database}\``);
+    monitor = await connect(url);
+    server = await detectServerInfo(monitor);
+  });
+
+  afterEach(async () => {
+    // Ending a session rolls its transaction back and releases its locks.
+    await Promise.all(sessions.splice(0).map((connection) => connection.end().catch(() => undefined)));
+    await admin.query(`DROP TABLE IF EXISTS product`);
+  });
+
+  afterAll(async () => {
+    await admin?.query(`DROP DATABASE IF EXISTS \`${database}\``);
+    await Promise.all([admin?.end(), monitor?.end()]);
+  });
+
+  async function seed(): Promise<void> {
+    await admin.query(seedTable);
+    await admin.query(seedRows);
+  }
+
+  it('shows B waiting on A with table, index, modes and records, and A as the root', async () => {
+    await seed();
+    const [a, b] = [await session(), await session()];
+    const [aThread, bThread] = [await threadId(a), await threadId(b)];
+    await a.query('START TRANSACTION');
+    await a.query(sessionA);
+    const pending = background(b, 'SELECT * FROM product WHERE p_id = 3 FOR UPDATE');
+    const snapshot = await pollUntil(monitor, server, (s) => s.waits.length > 0);
+    const wait = snapshot.waits[0];
+    const aTrx = await trxId(a);
+    expect({
+      waiting: [wait?.waiting.threadId, wait?.waiting.statement],
+      blocking: [wait?.blocking.threadId, wait?.blocking.statement, wait?.blocking.statementSource],
+      lock: [
+        wait?.lock.schema,
+        wait?.lock.table,
+        wait?.lock.index,
+        wait?.lock.lockType,
+        wait?.lock.mode,
+        wait?.lock.granularity,
+        wait?.lock.values,
+      ],
+      roots: snapshot.roots.map((root) => [
+        root.txn.threadId,
+        root.depth,
+        root.children.map((child) => child.txn.threadId),
+      ]),
+      rewriteKinds: wait?.rewrites.map((rewrite) => rewrite.kind),
+      counts: snapshot.lockCounts
+        .filter((count) => count.trxId === aTrx)
+        .map((count) => [count.index, count.count]),
+    }).toEqual({
+      waiting: [bThread, 'SELECT * FROM product WHERE p_id = 3 FOR UPDATE'],
+      // MySQL 8 finds an idle blocker's last statement in performance_schema; MariaDB has
+      // performance_schema (or at least its statement consumers) off by default.
+      blocking: flavor === 'mysql' ? [aThread, sessionA, 'last'] : [aThread, null, null],
+      lock:
+        flavor === 'mysql'
+          ? [
+              database,
+              'product',
+              'PRIMARY',
+              'RECORD',
+              'X,REC_NOT_GAP',
+              'record',
+              [{ column: 'p_id', value: '3', raw: '3', decoded: true }],
+            ]
+          : [
+              database,
+              'product',
+              'PRIMARY',
+              'RECORD',
+              'X',
+              'record-or-next-key',
+              [{ column: 'p_id', value: '3', raw: '3', decoded: true }],
+            ],
+      roots: [[aThread, 0, [bThread]]],
+      rewriteKinds: flavor === 'mysql' ? ['nowait', 'skip-locked'] : ['nowait', 'skip-locked', 'wait'],
+      // The seed's grouped data_locks query: p_cost 3 (20, 30 and the next key 50), PRIMARY 2.
+      counts:
+        flavor === 'mysql'
+          ? [
+              ['p_cost', 3],
+              ['PRIMARY', 2],
+            ]
+          : [],
+    });
+    if (flavor === 'mariadb')
+      expect(snapshot.problems.map((problem) => problem.area)).toContain('statements');
+    await a.query('ROLLBACK');
+    expect(await pending).toBeNull();
+  });
+
+  it('shows a three-session chain at depth 2', async () => {
+    await seed();
+    const [a, b, c] = [await session(), await session(), await session()];
+    const threads = [await threadId(a), await threadId(b), await threadId(c)];
+    await a.query('START TRANSACTION');
+    await a.query(sessionA);
+    await b.query('START TRANSACTION');
+    await b.query('SELECT * FROM product WHERE p_id = 1 FOR UPDATE');
+    const bWaits = background(b, 'SELECT * FROM product WHERE p_id = 3 FOR UPDATE');
+    await pollUntil(monitor, server, (s) => s.waits.length >= 1);
+    const cWaits = background(c, 'SELECT * FROM product WHERE p_id = 1 FOR UPDATE');
+    const snapshot = await pollUntil(monitor, server, (s) => s.waits.length >= 2);
+    const forest = { roots: snapshot.roots, cycles: snapshot.cycles, maxDepth: 0 };
+    expect(flattenForest(forest).map((node) => [node.txn.threadId, node.depth])).toEqual([
+      [threads[0], 0],
+      [threads[1], 1],
+      [threads[2], 2],
+    ]);
+    await a.query('ROLLBACK');
+    await bWaits;
+    await b.query('ROLLBACK');
+    await cWaits;
+  });
+
+  it('the NOWAIT rewrite fails at once with the flavor error; SKIP LOCKED returns only unlocked rows', async () => {
+    await seed();
+    const [a, b] = [await session(), await session()];
+    await a.query('START TRANSACTION');
+    await a.query(sessionA);
+    const rewrite = (sql: string, kind: string): string => {
+      const found = rewriteLockingRead(sql, server).rewrites.find((candidate) => candidate.kind === kind);
+      if (!found) throw new Error(`no ${kind} rewrite for ${sql}`);
+      return found.sql;
+    };
+    const nowait = rewrite('SELECT * FROM product WHERE p_id = 3 FOR UPDATE', 'nowait');
+    const started = Date.now();
+    const error = await background(b, nowait);
+    const elapsed = Date.now() - started;
+    const [inList] = await b.query<RowDataPacket[]>(
+      rewrite('SELECT * FROM product WHERE p_id IN (1,2,3,4,5) FOR UPDATE', 'skip-locked'),
+    );
+    const [cost30] = await b.query<RowDataPacket[]>(
+      rewrite('SELECT * FROM product WHERE p_cost = 30 FOR UPDATE', 'skip-locked'),
+    );
+    expect({
+      errno: error?.errno,
+      immediate: elapsed < 2000,
+      inList: inList.map((row) => row.p_id),
+      cost30: cost30.length,
+    }).toEqual({
+      errno: nowaitErrno[flavor],
+      immediate: true,
+      inList: [1, 5],
+      cost30: 0,
+    });
+  });
+
+  it('flags the unindexed p_availability locking read; after the index it takes fewer record locks (counted in data_locks on MySQL 8)', async () => {
+    await seed();
+    // 200 'NO' rows, so an index on p_availability has something to skip (the seed rows are all 'YES').
+    const extra = Array.from({ length: 200 }, (_, index) => `(${100 + index}, 'x${index}', 1, 'NO')`).join(
+      ',',
+    );
+    await admin.query(`INSERT INTO product VALUES ${extra}`);
+    await admin.query('ANALYZE TABLE product');
+    const sql = "SELECT * FROM product WHERE p_availability = 'YES' FOR UPDATE";
+    const explainer = await connect(url);
+    sessions.push(explainer);
+    const before = await explainLockFootprint(explainer, server, sql, database);
+
+    const held = async (): Promise<number | null> => {
+      const a = await session();
+      await a.query('START TRANSACTION');
+      await a.query(sql);
+      const count = server.capabilities.dataLocks
+        ? (await countRecordLocks(monitor, [await trxId(a)])).reduce((sum, row) => sum + row.count, 0)
+        : null;
+      await a.query('ROLLBACK');
+      return count;
+    };
+    const locksBefore = await held();
+    await admin.query('ALTER TABLE product ADD INDEX (p_availability)');
+    await admin.query('ANALYZE TABLE product');
+    const after = await explainLockFootprint(explainer, server, sql, database);
+    const locksAfter = await held();
+    expect({
+      flagged: [before?.reason, before?.columns],
+      flaggedAfter: after,
+      drop:
+        locksBefore === null || locksAfter === null ? 'not counted' : locksBefore >= 204 && locksAfter <= 12,
+    }).toEqual({
+      flagged: ['full-scan', ['p_availability']],
+      flaggedAfter: null,
+      drop: server.capabilities.dataLocks ? true : 'not counted',
+    });
+  });
+
+  it('parses a real deadlock between two sessions from InnoDB status', async () => {
+    await seed();
+    const [a, b] = [await session(), await session()];
+    const threads = [await threadId(a), await threadId(b)];
+    await a.query('START TRANSACTION');
+    await b.query('START TRANSACTION');
+    await a.query('SELECT * FROM product WHERE p_id = 1 FOR UPDATE');
+    await b.query('SELECT * FROM product WHERE p_id = 2 FOR UPDATE');
+    const first = background(a, "UPDATE product SET p_name = 'a' WHERE p_id = 2");
+    await pollUntil(monitor, server, (s) => s.waits.length > 0);
+    const second = background(b, "UPDATE product SET p_name = 'b' WHERE p_id = 1");
+    const errors = await Promise.race([
+      Promise.all([first, second]),
+      new Promise((resolve) => setTimeout(resolve, 5000)),
+    ]);
+    const snapshot = await pollLocks(monitor, server);
+    const deadlock = snapshot.deadlocks[0];
+    const byThread = new Map(deadlock?.transactions.map((txn) => [txn.threadId, txn]));
+    expect({
+      oneVictim: Array.isArray(errors) ? errors.filter((error) => error?.errno === 1213).length : 'timeout',
+      statements: threads.map((thread) => byThread.get(thread)?.statement),
+      waitsFor: threads.map((thread) => [
+        byThread.get(thread)?.waitsFor?.index,
+        byThread.get(thread)?.waitsFor?.mode,
+      ]),
+      victimIsOne: threads.includes(
+        deadlock?.transactions.find((txn) => txn.number === deadlock.victim)?.threadId ?? -1,
+      ),
+    }).toEqual({
+      oneVictim: 1,
+      statements: [
+        "UPDATE product SET p_name = 'a' WHERE p_id = 2",
+        "UPDATE product SET p_name = 'b' WHERE p_id = 1",
+      ],
+      waitsFor: [
+        ['PRIMARY', 'X,REC_NOT_GAP'],
+        ['PRIMARY', 'X,REC_NOT_GAP'],
+      ],
+      victimIsOne: true,
+    });
+  });
+
+  it('shows a metadata lock wait (ALTER TABLE behind an open transaction) with its holder', async () => {
+    await seed();
+    const [a, b] = [await session(), await session()];
+    const [aThread, bThread] = [await threadId(a), await threadId(b)];
+    await a.query('START TRANSACTION');
+    await a.query('SELECT * FROM product WHERE p_id = 1');
+    await b.query('SET SESSION lock_wait_timeout = 20');
+    const alter = background(b, 'ALTER TABLE product ADD COLUMN note INT');
+    const snapshot = await pollUntil(monitor, server, (s) => s.metadataWaits.length > 0);
+    const wait = snapshot.metadataWaits[0];
+    expect({
+      waiter: [wait?.threadId, wait?.statement],
+      holders: wait?.holders.map((holder) => holder.threadId).includes(aThread),
+    }).toEqual({ waiter: [bThread, 'ALTER TABLE product ADD COLUMN note INT'], holders: true });
+    await a.query('ROLLBACK');
+    expect(await alter).toBeNull();
+  });
+
+  it('KILL QUERY on a waiter (after the confirmation the UI/CLI shows) ends its wait', async () => {
+    await seed();
+    const [a, b] = [await session(), await session()];
+    const bThread = await threadId(b);
+    await a.query('START TRANSACTION');
+    await a.query(sessionA);
+    const pending = background(b, 'SELECT * FROM product WHERE p_id = 3 FOR UPDATE');
+    await pollUntil(monitor, server, (s) => s.waits.length > 0);
+    await killSession(monitor, bThread, 'query');
+    expect((await pending)?.errno).toBe(1317);
+  });
+
+  it('names the GRANT that is missing instead of showing an empty view', async () => {
+    const user = `sargable_nolock_${database.slice(-6)}`;
+    await admin.query(`CREATE USER '${user}'@'%' IDENTIFIED BY 'Pw-12345-pw'`);
+    try {
+      const limited = await connect(url.replace(/\/\/[^@]+@/, `//${user}:Pw-12345-pw@`));
+      try {
+        const error = await pollLocks(limited, server).then(
+          () => null,
+          (caught: { code?: string; details?: { hint?: string } }) => caught,
+        );
+        expect([error?.code, error?.details?.hint]).toEqual([
+          'PRIVILEGE_MISSING',
+          flavor === 'mysql'
+            ? 'GRANT SELECT ON performance_schema.* TO <user>;'
+            : 'GRANT PROCESS ON *.* TO <user>;',
+        ]);
+      } finally {
+        await limited.end();
+      }
+    } finally {
+      await admin.query(`DROP USER '${user}'@'%'`);
+    }
+  });
+});
