@@ -49,6 +49,7 @@ export default defineConfig({
         timeout: 180_000,
         stdout: 'pipe',
         stderr: 'pipe',
-        env: { SARGABLE_WEB_TOKEN: e2eToken, CI: '1' },
+        // SARGABLE_REBUILD: always test the current sources, never a stale dist/.
+        env: { SARGABLE_WEB_TOKEN: e2eToken, SARGABLE_REBUILD: '1', CI: '1' },
       },
 });

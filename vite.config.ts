@@ -48,6 +48,8 @@ export default defineConfig({
     target: 'es2022',
     // Monaco's editor core is one large chunk by nature; warn only well above it.
     chunkSizeWarningLimit: 4096,
+    // Plugin timing warnings only measure how busy the build machine is.
+    rolldownOptions: { checks: { bundlerTimings: false } },
   },
   worker: { format: 'es' },
   server: { host: '127.0.0.1', strictPort: false },

@@ -17,7 +17,11 @@ const productsDdl = `CREATE TABLE products (
   PRIMARY KEY (id)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;`;
 
-test('work offline with a schema: the seed query gets the finding', async ({ page }) => {
+test('work offline with a schema: the seed query gets the finding and copyable DDL', async ({
+  page,
+  context,
+}) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await openWorkbench(page);
   await expect(page.getByTestId('findings-empty')).toContainText('to analyze');
   await workOffline(page, { flavor: 'MySQL', version: '8.0.33', schemaSql: productsDdl });
@@ -33,6 +37,20 @@ test('work offline with a schema: the seed query gets the finding', async ({ pag
   await expect(finding.getByTestId('finding-target')).toHaveText('products.create_time');
   await expect(finding.getByTestId('finding-expression')).toHaveText('MONTH(create_time)');
   await expect(squiggles(page, 'warning')).toHaveCount(1);
+
+  // With the schema known, a suggestion carries DDL; Copy puts exactly that text on the clipboard.
+  const ddl = finding
+    .getByTestId('suggestion')
+    .getByTestId('code-block')
+    .filter({ hasText: 'ALTER TABLE' })
+    .first();
+  await expect(ddl).toContainText('create_time');
+  const ddlText = await ddl.textContent();
+  await ddl.locator('xpath=ancestor::figure').getByRole('button', { name: /^Copy/ }).click();
+  await expect(ddl.locator('xpath=ancestor::figure').getByRole('button', { name: /^Copy/ })).toHaveText(
+    'Copied',
+  );
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(ddlText);
 
   // Editing the flagged text drops its marker and says the report is out of date.
   await page.locator('.monaco-editor .view-lines').click();

@@ -85,6 +85,7 @@ export function FindingsPanel({ items, analyzed, stale, liveKeys, shortcut, onRe
           <FindingRow
             key={item.key}
             item={item}
+            expanded={items.length <= 3}
             outdated={stale && !liveKeys.has(item.key)}
             onReveal={() => onReveal(item.key)}
           />
@@ -94,7 +95,17 @@ export function FindingsPanel({ items, analyzed, stale, liveKeys, shortcut, onRe
   );
 }
 
-function FindingRow({ item, outdated, onReveal }: { item: ReportItem; outdated: boolean; onReveal(): void }) {
+function FindingRow({
+  item,
+  expanded,
+  outdated,
+  onReveal,
+}: {
+  item: ReportItem;
+  expanded: boolean;
+  outdated: boolean;
+  onReveal(): void;
+}) {
   const severity = itemSeverity(item);
   const position = item.kind === 'finding' ? item.finding : item.error;
   return (
@@ -120,12 +131,12 @@ function FindingRow({ item, outdated, onReveal }: { item: ReportItem; outdated: 
           Ln {position.line}, Col {position.column}
         </span>
       </button>
-      {item.kind === 'finding' && <FindingDetails finding={item.finding} />}
+      {item.kind === 'finding' && <FindingDetails finding={item.finding} expanded={expanded} />}
     </li>
   );
 }
 
-function FindingDetails({ finding }: { finding: Finding }) {
+function FindingDetails({ finding, expanded }: { finding: Finding; expanded: boolean }) {
   const target = findingTarget(finding);
   return (
     <div className="finding__details">
@@ -152,11 +163,16 @@ function FindingDetails({ finding }: { finding: Finding }) {
         </ul>
       )}
       {finding.suggestions.length > 0 && (
-        <ol className="suggestions" aria-label="Suggestions">
-          {finding.suggestions.map((suggestion, index) => (
-            <SuggestionView key={index} suggestion={suggestion} />
-          ))}
-        </ol>
+        <details className="suggestions-toggle" open={expanded}>
+          <summary>
+            {finding.suggestions.length === 1 ? '1 suggestion' : `${finding.suggestions.length} suggestions`}
+          </summary>
+          <ol className="suggestions" aria-label="Suggestions">
+            {finding.suggestions.map((suggestion, index) => (
+              <SuggestionView key={index} suggestion={suggestion} />
+            ))}
+          </ol>
+        </details>
       )}
     </div>
   );
@@ -219,7 +235,7 @@ function CodeBlock({ label, code }: { label: string; code: string }) {
         </button>
       </figcaption>
       <pre>
-        <code>{code}</code>
+        <code data-testid="code-block">{code}</code>
       </pre>
     </figure>
   );
