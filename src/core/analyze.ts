@@ -15,6 +15,7 @@ import { spanOf } from './sql/ast.js';
 import { parseStatement, type AstNode } from './sql/parse.js';
 import { collectPredicateSites, type PredicateSite } from './sql/predicates.js';
 import { LineIndex, splitStatements } from './sql/split.js';
+import { sessionSqlModeAfter } from './sqlmode/modes.js';
 
 export interface AnalyzeOptions {
   server: ServerInfo;
@@ -59,6 +60,8 @@ export function analyze(text: string, options: AnalyzeOptions): AnalysisReport {
     errors: [],
   };
 
+  // A `SET sql_mode = '…'` in the script changes the session mode for the statements after it.
+  let server = options.server;
   splitStatements(text).forEach((slice, index) => {
     const parsed = parseStatement(slice.sql, options.server.flavor);
     if (!parsed.ok) {
@@ -84,12 +87,11 @@ export function analyze(text: string, options: AnalyzeOptions): AnalysisReport {
       sql: slice.sql,
       ast: parsed.ast,
       kind,
-      server: options.server,
-      flavor: options.server.flavor,
+      server,
+      flavor: server.flavor,
       schema,
       sites: () => (sites ??= collectPredicateSites(parsed.ast)),
-      resolveColumns: (site, expression) =>
-        resolveColumnsIn(schema, options.server.database, site, expression),
+      resolveColumns: (site, expression) => resolveColumnsIn(schema, server.database, site, expression),
       textOf: (node) => {
         const span = spanOf(node);
         return span ? slice.sql.slice(span.start, span.end) : '';
@@ -136,6 +138,8 @@ export function analyze(text: string, options: AnalyzeOptions): AnalysisReport {
         },
       });
     }
+    const nextMode = sessionSqlModeAfter(parsed.ast, server.flavor, server.version);
+    if (nextMode !== undefined) server = { ...server, sqlMode: { ...server.sqlMode, session: nextMode } };
     statement.findings.sort((a, b) => a.line - b.line || a.column - b.column || a.rule.localeCompare(b.rule));
     report.statements.push(statement);
   });

@@ -4,12 +4,32 @@ import { rule as ARI001 } from './ARI001-arithmetic-on-column.js';
 import { rule as CNV001 } from './CNV001-implicit-conversion.js';
 import { rule as FUN001 } from './FUN001-function-wrapped-column.js';
 import { rule as LIK001 } from './LIK001-leading-wildcard.js';
+import { rule as MOD001 } from './MOD001-missing-not-null-value.js';
+import { rule as MOD002 } from './MOD002-zero-date-default.js';
+import { rule as MOD003 } from './MOD003-invalid-date-value.js';
+import { rule as MOD004 } from './MOD004-only-full-group-by.js';
+import { rule as MOD005 } from './MOD005-value-does-not-fit.js';
+import { rule as MOD006 } from './MOD006-division-by-zero.js';
+import { rule as MOD007 } from './MOD007-set-sql-mode.js';
+import { rule as MOD008 } from './MOD008-mode-dependent-syntax.js';
+import { rule as MOD009 } from './MOD009-engine-substitution.js';
+import { rule as MOD010 } from './MOD010-ignore-modifier.js';
 
 export const rules: Readonly<Record<string, Rule>> = {
   ARI001,
   CNV001,
   FUN001,
   LIK001,
+  MOD001,
+  MOD002,
+  MOD003,
+  MOD004,
+  MOD005,
+  MOD006,
+  MOD007,
+  MOD008,
+  MOD009,
+  MOD010,
 };
 
 export type { Rule, RuleMeta, RuleContext } from './engine.js';
