@@ -14,6 +14,7 @@ interface CommandEntry {
 /** Subcommands; later issues add theirs here. */
 export const commands: Record<string, CommandEntry> = {
   analyze: { summary: 'find non-sargable predicates and propose fixes', load: () => analyze },
+  export: { summary: 'write the accepted index changes as one online DDL script with rollback', load: async () => (await import('./commands/export.js')).run },
   digest: { summary: 'group a slow query log by fingerprint (pt-query-digest compatible)', load: () => digest },
 };
 
