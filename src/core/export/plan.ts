@@ -1,0 +1,343 @@
+// Export plan: accepted suggestions → per-table changes, de-duplicated, overlaps merged, stale ones set aside.
+//
+// Design note: each accepted item's DDL is parsed into ADD COLUMN / ADD INDEX clauses first; an
+// item is checked against the current schema as a whole (a missing table or column sets the whole
+// item aside, never part of it). Then, per table: identical indexes (same key parts, names aside)
+// become one change listing every query they serve; an index that is a left prefix of another
+// proposed one is folded into the longer one; a proposal an existing index already covers is
+// skipped; an existing index that becomes a left prefix of a proposal is flagged (redundant
+// after the change). Generated columns merge when name and expression match.
+
+import type { Flavor } from '../flavors/capabilities.js';
+import type { SchemaModel, TableInfo } from '../model/schema.js';
+import { findColumn, findTable } from '../model/schema.js';
+import { columnRefs, isNode } from '../sql/ast.js';
+import { parseStatement } from '../sql/parse.js';
+import type { SourceQuery, VerificationRecord } from '../workspace/model.js';
+import {
+  canonicalExpression,
+  keyPartKey,
+  keyPartsText,
+  parseAlterTable,
+  type Generated,
+  type KeyPart,
+} from './alter-clauses.js';
+
+/** What the plan needs from a workspace item. */
+export interface ExportItem {
+  id: string;
+  table: string;
+  kind: string;
+  ddl: string[];
+  notes: string[];
+  rewrittenSql?: string;
+  sources: SourceQuery[];
+  verification?: VerificationRecord;
+}
+
+/** A column the export adds. */
+export interface PlannedColumn {
+  name: string;
+  definition: string;
+  generated: Generated | null;
+  itemIds: string[];
+}
+
+/** An index the export adds. */
+export interface PlannedIndex {
+  name: string;
+  unique: boolean;
+  parts: KeyPart[];
+  functional: boolean;
+  /** Names of columns this change adds that the index uses. */
+  newColumns: string[];
+  itemIds: string[];
+  /** Merges and overlaps worth a comment (also proposed as …, folds a left prefix …). */
+  remarks: string[];
+}
+
+/** All changes to one table, in the order they were accepted. */
+export interface TablePlan {
+  table: string;
+  info: TableInfo | null;
+  columns: PlannedColumn[];
+  indexes: PlannedIndex[];
+  /** Items served by this table's changes, for comments. */
+  items: ExportItem[];
+}
+
+/** An accepted item that is not exported, and why. */
+export interface SkippedItem {
+  item: ExportItem;
+  reason: string;
+}
+
+/** The export plan. `schemaChecked` is false when no schema was given (stale checks not done). */
+export interface ExportPlan {
+  tables: TablePlan[];
+  skipped: SkippedItem[];
+  schemaChecked: boolean;
+}
+
+/** Build the plan for `items` (accepted, in order) against `schema` (null: unknown). */
+export function planExport(
+  items: readonly ExportItem[],
+  flavor: Flavor,
+  schema: SchemaModel | null,
+): ExportPlan {
+  const checked = schema !== null && schema.source !== 'none';
+  const plan: ExportPlan = { tables: [], skipped: [], schemaChecked: checked };
+  const byTable = new Map<string, TablePlan>();
+
+  for (const item of items) {
+    const parsed = item.ddl.map((statement) => parseAlterTable(statement, flavor));
+    const failed = parsed.find((result) => !result.ok);
+    if (failed && !failed.ok) {
+      plan.skipped.push({ item, reason: `its DDL cannot be combined: ${failed.reason}` });
+      continue;
+    }
+    const alters = parsed.flatMap((result) => (result.ok ? [result.alter] : []));
+    if (alters.length === 0) {
+      plan.skipped.push({ item, reason: 'it has no DDL' });
+      continue;
+    }
+    const tableNames = new Set(alters.map((alter) => alter.table.toLowerCase()));
+    if (tableNames.size > 1) {
+      plan.skipped.push({ item, reason: 'its DDL changes several tables' });
+      continue;
+    }
+    const tableName = alters[0]!.table;
+    const info = checked ? (findTable(schema, tableName, alters[0]!.schema) ?? null) : null;
+    if (checked && !info) {
+      plan.skipped.push({ item, reason: `table ${tableName} no longer exists` });
+      continue;
+    }
+    const clauses = alters.flatMap((alter) => alter.clauses);
+    let tablePlan = byTable.get(tableName.toLowerCase());
+    const problem = info ? staleProblem(clauses, info, tablePlan, flavor) : undefined;
+    if (problem) {
+      plan.skipped.push({ item, reason: problem });
+      continue;
+    }
+    if (!tablePlan) {
+      tablePlan = { table: info?.name ?? tableName, info, columns: [], indexes: [], items: [] };
+      byTable.set(tableName.toLowerCase(), tablePlan);
+      plan.tables.push(tablePlan);
+    }
+    const conflict = addClauses(tablePlan, clauses, item);
+    if (conflict) {
+      plan.skipped.push({ item, reason: conflict });
+      continue;
+    }
+    tablePlan.items.push(item);
+  }
+
+  for (const tablePlan of plan.tables) {
+    foldLeftPrefixes(tablePlan);
+    if (tablePlan.info) dropCoveredByExisting(tablePlan, tablePlan.info, plan);
+  }
+  plan.tables = plan.tables.filter((table) => table.columns.length > 0 || table.indexes.length > 0);
+  return plan;
+}
+
+type Clause =
+  ReturnType<typeof parseAlterTable> extends infer R
+    ? R extends { ok: true; alter: { clauses: (infer C)[] } }
+      ? C
+      : never
+    : never;
+
+/** Why an item no longer applies to the table, or undefined. */
+function staleProblem(
+  clauses: readonly Clause[],
+  info: TableInfo,
+  pending: TablePlan | undefined,
+  flavor: Flavor,
+): string | undefined {
+  const added = new Set(
+    clauses.flatMap((clause) => (clause.kind === 'add-column' ? [clause.name.toLowerCase()] : [])),
+  );
+  for (const column of pending?.columns ?? []) added.add(column.name.toLowerCase());
+  const missing = (name: string): boolean => !findColumn(info, name) && !added.has(name.toLowerCase());
+  for (const clause of clauses) {
+    if (clause.kind === 'add-column') {
+      const existing = findColumn(info, clause.name);
+      if (existing && !sameGenerated(existing.generated, clause.generated))
+        return `column ${info.name}.${clause.name} already exists with another definition`;
+      for (const name of expressionColumns(clause.generated?.expression, flavor))
+        if (missing(name)) return `column ${info.name}.${name} no longer exists`;
+    } else {
+      for (const part of clause.parts) {
+        const names = 'column' in part ? [part.column] : expressionColumns(part.expression, flavor);
+        for (const name of names) if (missing(name)) return `column ${info.name}.${name} no longer exists`;
+      }
+      const sameName = clause.name
+        ? info.indexes.find((index) => index.name.toLowerCase() === clause.name!.toLowerCase())
+        : undefined;
+      if (sameName && !sameParts(existingParts(sameName), clause.parts))
+        return `index ${info.name}.${sameName.name} already exists with other key parts`;
+    }
+  }
+  return undefined;
+}
+
+function sameGenerated(
+  existing: { expression: string; stored: boolean } | null,
+  wanted: Generated | null,
+): boolean {
+  if (!existing || !wanted) return false;
+  return (
+    existing.stored === wanted.stored &&
+    canonicalExpression(existing.expression) === canonicalExpression(wanted.expression)
+  );
+}
+
+/** Column names an expression reads (parsed as `SELECT expr`); empty when it does not parse. */
+export function expressionColumns(expression: string | undefined, flavor: Flavor): string[] {
+  if (!expression) return [];
+  const parsed = parseStatement(`SELECT ${expression}`, flavor);
+  if (!parsed.ok) return [];
+  const columns = parsed.ast.columns as { expr?: unknown }[] | undefined;
+  const expr = columns?.[0]?.expr;
+  return isNode(expr) ? [...new Set(columnRefs(expr).map((ref) => ref.column))] : [];
+}
+
+function existingParts(index: TableInfo['indexes'][number]): KeyPart[] {
+  return index.parts.map((part) =>
+    part.expression
+      ? { expression: part.expression, descending: false }
+      : { column: part.column ?? '', prefixLength: part.prefixLength, descending: false },
+  );
+}
+
+function sameParts(a: readonly KeyPart[], b: readonly KeyPart[]): boolean {
+  return a.length === b.length && a.every((part, i) => keyPartKey(part) === keyPartKey(b[i]!));
+}
+
+function isPrefix(short: readonly KeyPart[], long: readonly KeyPart[]): boolean {
+  return short.length <= long.length && short.every((part, i) => keyPartKey(part) === keyPartKey(long[i]!));
+}
+
+/** Merge one item's clauses into the table plan; a conflicting column definition sets the item aside. */
+function addClauses(tablePlan: TablePlan, clauses: readonly Clause[], item: ExportItem): string | undefined {
+  for (const clause of clauses) {
+    if (clause.kind !== 'add-column') continue;
+    const known = tablePlan.columns.find((column) => column.name.toLowerCase() === clause.name.toLowerCase());
+    if (
+      known &&
+      !(sameGenerated(known.generated, clause.generated) && known.definition === clause.definition)
+    )
+      return `column ${tablePlan.table}.${clause.name} is also proposed with another definition`;
+  }
+  const renames = new Map<string, string>();
+  for (const clause of clauses) {
+    if (clause.kind === 'add-column') {
+      const known = tablePlan.columns.find(
+        (column) => column.name.toLowerCase() === clause.name.toLowerCase(),
+      );
+      if (known) known.itemIds.push(item.id);
+      else
+        tablePlan.columns.push({
+          name: clause.name,
+          definition: clause.definition,
+          generated: clause.generated,
+          itemIds: [item.id],
+        });
+      continue;
+    }
+    const same = tablePlan.indexes.find(
+      (index) => index.unique === clause.unique && sameParts(index.parts, clause.parts),
+    );
+    if (same) {
+      same.itemIds.push(item.id);
+      if (clause.name && clause.name.toLowerCase() !== same.name.toLowerCase())
+        same.remarks.push(`Also proposed as ${clause.name} (same key parts): created once.`);
+      continue;
+    }
+    let name = clause.name ?? `idx_${tablePlan.table}_${tablePlan.indexes.length + 1}`;
+    const taken = (candidate: string): boolean =>
+      tablePlan.indexes.some((index) => index.name.toLowerCase() === candidate.toLowerCase()) ||
+      (tablePlan.info?.indexes.some((index) => index.name.toLowerCase() === candidate.toLowerCase()) ??
+        false);
+    if (taken(name)) {
+      let n = 2;
+      while (taken(`${name.slice(0, 60)}_${n}`)) n++;
+      renames.set(name, `${name.slice(0, 60)}_${n}`);
+      name = `${name.slice(0, 60)}_${n}`;
+    }
+    const newColumns = clause.parts.flatMap((part) =>
+      'column' in part &&
+      tablePlan.columns.some((column) => column.name.toLowerCase() === part.column.toLowerCase())
+        ? [part.column]
+        : [],
+    );
+    tablePlan.indexes.push({
+      name,
+      unique: clause.unique,
+      parts: clause.parts,
+      functional: clause.parts.some((part) => 'expression' in part),
+      newColumns,
+      itemIds: [item.id],
+      remarks:
+        clause.name && renames.has(clause.name)
+          ? [`Renamed from ${clause.name}: that name is taken by another index.`]
+          : [],
+    });
+  }
+  return undefined;
+}
+
+/** A proposed non-unique index that is a left prefix of another proposed one is served by it. */
+function foldLeftPrefixes(tablePlan: TablePlan): void {
+  for (const short of [...tablePlan.indexes]) {
+    if (short.unique) continue;
+    const long = tablePlan.indexes.find(
+      (candidate) =>
+        candidate !== short &&
+        !candidate.unique &&
+        candidate.parts.length > short.parts.length &&
+        isPrefix(short.parts, candidate.parts),
+    );
+    if (!long) continue;
+    long.itemIds.push(...short.itemIds.filter((id) => !long.itemIds.includes(id)));
+    long.remarks.push(
+      `Also serves ${short.name} (${keyPartsText(short.parts)}), a left prefix of this index: ${short.name} is not created.`,
+      ...short.remarks,
+    );
+    tablePlan.indexes.splice(tablePlan.indexes.indexOf(short), 1);
+  }
+}
+
+/** Skip proposals an existing index already covers; flag existing indexes a proposal makes redundant. */
+function dropCoveredByExisting(tablePlan: TablePlan, info: TableInfo, plan: ExportPlan): void {
+  for (const index of [...tablePlan.indexes]) {
+    const covering = info.indexes.find(
+      (existing) =>
+        existing.visible &&
+        existing.kind === 'btree' &&
+        isPrefix(index.parts, existingParts(existing)) &&
+        (!index.unique || (existing.unique && existing.parts.length === index.parts.length)),
+    );
+    if (covering) {
+      tablePlan.indexes.splice(tablePlan.indexes.indexOf(index), 1);
+      for (const id of index.itemIds) {
+        const item = tablePlan.items.find((candidate) => candidate.id === id);
+        const stillUsed = tablePlan.indexes.some((other) => other.itemIds.includes(id));
+        if (item && !stillUsed)
+          plan.skipped.push({
+            item,
+            reason: `existing index ${info.name}.${covering.name} (${keyPartsText(existingParts(covering))}) already covers ${index.name}`,
+          });
+      }
+      continue;
+    }
+    for (const existing of info.indexes) {
+      if (existing.primary || existing.unique || existing.kind !== 'btree') continue;
+      const parts = existingParts(existing);
+      if (parts.length < index.parts.length && isPrefix(parts, index.parts))
+        index.remarks.push(
+          `Existing index ${existing.name} (${keyPartsText(parts)}) is a left prefix of this one and becomes redundant; drop it later if no query needs it alone.`,
+        );
+    }
+  }
+}
