@@ -45,7 +45,7 @@ export const rule = defineRule({
     appliesTo: ['insert', 'replace', 'update', 'select', 'delete'],
     messages: {
       error: '{{expression}} divides by zero: ERROR 1365 under strict mode + ERROR_FOR_DIVISION_BY_ZERO.',
-      null: '{{expression}} divides by zero: the result is NULL ({{why}}).',
+      isNull: '{{expression}} divides by zero: the result is NULL ({{why}}).',
     },
     docs: {
       antiPattern: 'UPDATE accounts SET ratio = paid / 0 WHERE id = 1',
@@ -60,7 +60,7 @@ export const rule = defineRule({
     for (const node of divisionsByZero(context.ast)) {
       const expression = context.textOf(node) || 'The expression';
       context.report({
-        messageId: error ? 'error' : 'null',
+        messageId: error ? 'error' : 'isNull',
         data: {
           expression,
           why: writes
