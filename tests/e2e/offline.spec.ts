@@ -91,3 +91,27 @@ test('malformed SQL: an error entry at its position, a marker there, and the oth
   await error.getByRole('button').click();
   await expect(page.getByTestId('status-bar')).toContainText(/Ln 2, Col/);
 });
+
+test('keyboard: the dialog starts in Host and Escape closes it; arrows move between findings', async ({
+  page,
+}) => {
+  await openWorkbench(page);
+  await page.getByTestId('open-connect').click();
+  const dialog = page.getByTestId('connection-dialog');
+  await expect(dialog.getByLabel('Host')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+
+  await setEditorText(
+    page,
+    'SELECT id FROM products WHERE MONTH(create_time) = 10;\nSELECT id FROM products WHERE YEAR(create_time) = 2024;',
+  );
+  await analyzeWithShortcut(page);
+  const rows = page.getByTestId('finding').getByRole('button', { name: /FUN001/ });
+  await expect(rows).toHaveCount(2);
+  await rows.first().focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(rows.nth(1)).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('status-bar')).toContainText(/Ln 2, Col/);
+});

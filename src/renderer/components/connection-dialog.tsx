@@ -41,7 +41,11 @@ export function ConnectionDialog({ api, session, onConnected, onOffline, onClose
 
   useEffect(() => {
     const dialog = dialogRef.current;
-    if (dialog && !dialog.open) dialog.showModal();
+    if (dialog && !dialog.open) {
+      dialog.showModal();
+      // showModal focuses the first focusable element (the tab switch); start in the first field instead.
+      dialog.querySelector<HTMLElement>('input:not([type=radio]), textarea')?.focus();
+    }
     return () => {
       cancelled.current = true;
     };

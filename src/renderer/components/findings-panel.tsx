@@ -1,5 +1,5 @@
 // The Findings panel: one row per finding or parse error; click reveals it in the editor; suggestions with DDL.
-import { useState } from 'react';
+import { useState, type KeyboardEvent } from 'react';
 import type { Finding, Severity, Suggestion } from '../../core/model/report.js';
 import { copyText } from '../platform.js';
 import { findingTarget, itemSeverity, type ReportItem } from '../report-items.js';
@@ -7,7 +7,7 @@ import { findingTarget, itemSeverity, type ReportItem } from '../report-items.js
 /** Props of {@link FindingsPanel}. */
 export interface FindingsPanelProps {
   items: ReportItem[];
-  /** null before the first analysis. */
+  /** False before the first analysis (the empty state says what to do). */
   analyzed: boolean;
   /** The text changed since the report. */
   stale: boolean;
@@ -80,7 +80,7 @@ export function FindingsPanel({ items, analyzed, stale, liveKeys, shortcut, onRe
           The SQL changed since this analysis. Press <kbd>{shortcut}</kbd> to refresh.
         </p>
       )}
-      <ul className="findings__list" aria-label="Findings">
+      <ul className="findings__list" aria-label="Findings" onKeyDown={moveFocus}>
         {items.map((item) => (
           <FindingRow
             key={item.key}
@@ -93,6 +93,25 @@ export function FindingsPanel({ items, analyzed, stale, liveKeys, shortcut, onRe
       </ul>
     </div>
   );
+}
+
+/** Arrow keys move between rows, Home/End jump to the first/last row. */
+function moveFocus(event: KeyboardEvent<HTMLUListElement>) {
+  const rows = Array.from(event.currentTarget.querySelectorAll<HTMLButtonElement>('.finding__main'));
+  const current = rows.indexOf(document.activeElement as HTMLButtonElement);
+  const next =
+    event.key === 'ArrowDown'
+      ? Math.min(rows.length - 1, current + 1)
+      : event.key === 'ArrowUp'
+        ? Math.max(0, current - 1)
+        : event.key === 'Home'
+          ? 0
+          : event.key === 'End'
+            ? rows.length - 1
+            : null;
+  if (next === null || current === -1) return;
+  event.preventDefault();
+  rows[next]?.focus();
 }
 
 function FindingRow({
