@@ -390,11 +390,19 @@ export function fromAnalysis(
         findingsWithoutDdl++;
         continue;
       }
+      // A plain index proposed for an exact rewrite helps only the rewritten query: keep that query with it.
+      const rewrite = finding.suggestions.find(
+        (candidate) => candidate.kind === 'rewrite' && candidate.equivalent,
+      );
+      const kept =
+        suggestion.kind === 'index' && !suggestion.rewrittenSql && rewrite?.rewrittenSql
+          ? { ...suggestion, rewrittenSql: rewrite.rewrittenSql }
+          : suggestion;
       const before = workspace.items.length;
       addItem(
         workspace,
         table,
-        suggestion,
+        kept,
         [sourceQuery(statement.sql, 'analysis', { rule: finding.rule, message: finding.message })],
         now,
       );
