@@ -84,6 +84,22 @@ test.describe('analyze against MySQL 8.0.33', () => {
     await page.screenshot({ path: 'docs/screenshots/analyze-mysql.png' });
   });
 
+  test('connect with a DSN, then disconnect back to offline', async ({ page }) => {
+    const url = mysqlTestUrl();
+    url.pathname = `/${database}`;
+    await openWorkbench(page);
+    await page.getByTestId('open-connect').click();
+    const dialog = page.getByTestId('connection-dialog');
+    await dialog.getByLabel('Connection URL').check();
+    await dialog.getByLabel('DSN').fill(url.href);
+    await dialog.getByRole('button', { name: 'Connect', exact: true }).click();
+    await expect(dialog).toHaveCount(0);
+    await expect(page.getByTestId('status-connection')).toContainText(`@${url.hostname}:${url.port}`);
+    await expect(page.getByTestId('status-connection')).toContainText('MySQL 8.0.33');
+    await page.getByTestId('disconnect').click();
+    await expect(page.getByTestId('status-connection')).toHaveText('offline — MySQL 8.0.33');
+  });
+
   test('a wrong password shows the server error in the dialog', async ({ page }) => {
     const url = mysqlTestUrl();
     await openWorkbench(page);

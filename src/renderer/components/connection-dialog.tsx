@@ -164,11 +164,11 @@ export function ConnectionDialog({ api, session, onConnected, onOffline, onClose
             <legend>Connect with</legend>
             <label>
               <input type="radio" name="input" checked={input === 'form'} onChange={() => setInput('form')} />
-              Fields
+              Form
             </label>
             <label>
               <input type="radio" name="input" checked={input === 'dsn'} onChange={() => setInput('dsn')} />
-              DSN
+              Connection URL
             </label>
           </fieldset>
           {input === 'dsn' ? (
