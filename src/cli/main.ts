@@ -5,6 +5,7 @@ import { APP_VERSION } from '../main/version.js';
 import { UsageError, type CliCommand, type CliIo } from './io.js';
 import { run as analyze } from './commands/analyze.js';
 import { run as digest } from './commands/digest.js';
+import { run as sqlmode } from './commands/sqlmode.js';
 
 interface CommandEntry {
   summary: string;
@@ -16,6 +17,7 @@ export const commands: Record<string, CommandEntry> = {
   analyze: { summary: 'find non-sargable predicates and propose fixes', load: () => analyze },
   export: { summary: 'write the accepted index changes as one online DDL script with rollback', load: async () => (await import('./commands/export.js')).run },
   digest: { summary: 'group a slow query log by fingerprint (pt-query-digest compatible)', load: () => digest },
+  sqlmode: { summary: "show a server's sql_mode and defaults, or what breaks under another sql_mode", load: () => sqlmode },
 };
 
 export function helpText(): string {
