@@ -76,26 +76,38 @@ describe.each(testServers())('sql_mode on $flavor', ({ flavor, url }) => {
       const names = ['sql_mode', ...VARIABLE_DEFAULTS.map((v) => v.name)];
       const placeholders = names.map(() => '?').join(',');
       // Compiled defaults, independent of how the server was started.
+      // Compiled defaults, independent of how the server was started. On MySQL a variable someone
+      // changed with SET GLOBAL (source DYNAMIC) no longer shows its compiled default, so it is skipped.
       const [rows] =
         flavor === 'mysql'
           ? await connection.query<RowDataPacket[]>(
-              `SELECT i.VARIABLE_NAME AS name, g.VARIABLE_VALUE AS value FROM performance_schema.variables_info i
+              `SELECT i.VARIABLE_NAME AS name, i.VARIABLE_SOURCE AS source, g.VARIABLE_VALUE AS value
+               FROM performance_schema.variables_info i
                JOIN performance_schema.global_variables g USING (VARIABLE_NAME)
-               WHERE i.VARIABLE_SOURCE = 'COMPILED' AND i.VARIABLE_NAME IN (${placeholders})`,
+               WHERE i.VARIABLE_NAME IN (${placeholders})`,
               names,
             )
           : await connection.query<RowDataPacket[]>(
-              `SELECT LOWER(VARIABLE_NAME) AS name, DEFAULT_VALUE AS value FROM information_schema.SYSTEM_VARIABLES
-               WHERE VARIABLE_NAME IN (${placeholders})`,
+              `SELECT LOWER(VARIABLE_NAME) AS name, 'COMPILED' AS source, DEFAULT_VALUE AS value
+               FROM information_schema.SYSTEM_VARIABLES WHERE VARIABLE_NAME IN (${placeholders})`,
               names.map((name) => name.toUpperCase()),
             );
-      const actual = new Map(rows.map((row) => [String(row.name).toLowerCase(), String(row.value ?? '')]));
-      expect(actual.get('sql_mode')).toBe(defaultSqlMode(flavor, version));
+      const actual = new Map(
+        rows
+          .filter((row) => row.source === 'COMPILED')
+          .map((row) => [String(row.name).toLowerCase(), String(row.value ?? '')]),
+      );
+      const sqlModeSource = rows.find((row) => String(row.name).toLowerCase() === 'sql_mode')?.source;
+      if (sqlModeSource === 'COMPILED') expect(actual.get('sql_mode')).toBe(defaultSqlMode(flavor, version));
+      else
+        console.warn(
+          `sql_mode on ${flavor} was changed at run time (${String(sqlModeSource)}): default not checked`,
+        );
       const compared: Record<string, [string, string]> = {};
       for (const variable of VARIABLE_DEFAULTS) {
         const row = variable.values.find((v) => v.family === modeFamily(flavor) && inRange(version, v.range));
         let value = actual.get(variable.name);
-        if (!row || value === undefined || value === 'NULL') continue;
+        if (!row || value === undefined || value === 'NULL' || value === '') continue;
         if (variable.switches)
           value = value
             .split(',')

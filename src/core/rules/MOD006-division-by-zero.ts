@@ -41,7 +41,7 @@ export const rule = defineRule({
     severity: 'error',
     title: 'Division by zero',
     rationale:
-      'Division (or MOD) by zero yields NULL. In INSERT/UPDATE with strict mode and ERROR_FOR_DIVISION_BY_ZERO (both default on MySQL 5.7.8+ and MariaDB 10.2.4+) it is ERROR 1365 instead; in SELECT it is NULL with warning 1365.',
+      'Division (or MOD) by zero yields NULL. In INSERT/UPDATE with strict mode and ERROR_FOR_DIVISION_BY_ZERO (both default on MySQL 5.7.8+ and MariaDB 10.2.4+) it is ERROR 1365 instead; elsewhere it is NULL with warning 1365 under ERROR_FOR_DIVISION_BY_ZERO and silently NULL without it.',
     appliesTo: ['insert', 'replace', 'update', 'select', 'delete'],
     messages: {
       error: '{{expression}} divides by zero: ERROR 1365 under strict mode + ERROR_FOR_DIVISION_BY_ZERO.',
@@ -63,16 +63,20 @@ export const rule = defineRule({
         messageId: error ? 'error' : 'isNull',
         data: {
           expression,
-          why: writes
-            ? 'strict mode + ERROR_FOR_DIVISION_BY_ZERO would make it ERROR 1365'
-            : 'warning 1365 with ERROR_FOR_DIVISION_BY_ZERO; a SELECT never fails on it',
+          why: modes.has('ERROR_FOR_DIVISION_BY_ZERO')
+            ? writes
+              ? 'warning 1365: strict mode is off or IGNORE is used'
+              : 'warning 1365; a SELECT never fails on it'
+            : 'silently: ERROR_FOR_DIVISION_BY_ZERO is off; with it and strict mode an INSERT/UPDATE fails with ERROR 1365',
         },
         severity: error ? 'error' : 'warning',
         span: spanFor(context.sql, node),
         table: null,
         columns: [],
         expression,
-        predictedError: predictError(1365, context.flavor, {}, !error),
+        ...(error || modes.has('ERROR_FOR_DIVISION_BY_ZERO')
+          ? { predictedError: predictError(1365, context.flavor, {}, !error) }
+          : {}),
         notes: ['Fix: guard the divisor, e.g. x / NULLIF(y, 0), or handle the zero case with CASE.'],
       });
     }
