@@ -83,7 +83,9 @@ export function onlineModeFor(shape: StatementShape, capabilities: Capabilities)
       effect:
         'In-place index build; reads continue, writes wait while it builds (the server refuses LOCK=NONE for an index on a new or hidden virtual column).',
       warning:
-        'Indexing a virtual column added in the same statement (or a functional index) needs LOCK=SHARED: writes wait while the index builds. Use the split option (column INSTANT, then the index) or pt-online-schema-change / gh-ost on busy tables.',
+        shape.virtualColumns > 0
+          ? 'Indexing a VIRTUAL column added in the same statement needs LOCK=SHARED: writes wait while the index builds. On busy tables export with --split-online (the column INSTANT first, then the index with LOCK=NONE) or use pt-online-schema-change / gh-ost.'
+          : 'A functional index is built over a hidden virtual column, so the server refuses LOCK=NONE: writes wait while it builds. On busy tables use pt-online-schema-change / gh-ost, or an explicit VIRTUAL generated column (added INSTANT, then indexed with LOCK=NONE).',
     };
   return {
     algorithm: 'INPLACE',

@@ -267,6 +267,7 @@ export function renderScript(plan: ExportPlan, options: RenderOptions): Rendered
   const variant = options.variant ?? 'sql';
   const guard = Boolean(options.idempotent) && capabilities.alterIfExists && capabilities.addIndexIfNotExists;
   const warnings = environmentWarnings(plan, options);
+  const statementWarnings: string[] = [];
   const statements: RenderedStatement[] = [];
   const body: string[] = [];
   const rollback = Boolean(options.rollback);
@@ -311,7 +312,10 @@ export function renderScript(plan: ExportPlan, options: RenderOptions): Rendered
       guard,
     )) {
       body.push(`-- Online: ${mode.effect}`);
-      if (mode.warning) body.push(...comment(`WARNING: ${mode.warning}`));
+      if (mode.warning) {
+        body.push(...comment(`WARNING: ${mode.warning}`));
+        statementWarnings.push(`${table.table}: ${mode.warning}`);
+      }
       statements.push({ table: table.table, sql: alterText(table.table, clauses, mode), mode });
       body.push(...variantText(variant, table.table, clauses, mode, options));
     }
@@ -335,7 +339,7 @@ export function renderScript(plan: ExportPlan, options: RenderOptions): Rendered
     );
   }
   lines.push(...body, ...(rollback ? [] : skippedSection(plan)));
-  return { text: `${lines.join('\n')}\n`, statements, warnings };
+  return { text: `${lines.join('\n')}\n`, statements, warnings: [...warnings, ...statementWarnings] };
 }
 
 function shellQuote(text: string): string {

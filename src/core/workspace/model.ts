@@ -206,7 +206,9 @@ export function itemId(table: string, suggestion: Pick<Suggestion, 'kind' | 'ddl
   const normalized = suggestion.ddl
     .map((statement) =>
       statement
-        .replace(/[`\s;]+/g, ' ')
+        .replace(/[`;]/g, ' ')
+        .replace(/\s*([^\w\s])\s*/g, '$1')
+        .replace(/\s+/g, ' ')
         .trim()
         .toLowerCase(),
     )
