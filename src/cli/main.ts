@@ -6,6 +6,7 @@ import { UsageError, type CliCommand, type CliIo } from './io.js';
 import { run as analyze } from './commands/analyze.js';
 import { run as digest } from './commands/digest.js';
 import { run as sqlmode } from './commands/sqlmode.js';
+import { run as explain } from './commands/explain.js';
 
 interface CommandEntry {
   summary: string;
@@ -15,9 +16,22 @@ interface CommandEntry {
 /** Subcommands; later issues add theirs here. */
 export const commands: Record<string, CommandEntry> = {
   analyze: { summary: 'find non-sargable predicates and propose fixes', load: () => analyze },
-  export: { summary: 'write the accepted index changes as one online DDL script with rollback', load: async () => (await import('./commands/export.js')).run },
-  digest: { summary: 'group a slow query log by fingerprint (pt-query-digest compatible)', load: () => digest },
-  sqlmode: { summary: "show a server's sql_mode and defaults, or what breaks under another sql_mode", load: () => sqlmode },
+  export: {
+    summary: 'write the accepted index changes as one online DDL script with rollback',
+    load: async () => (await import('./commands/export.js')).run,
+  },
+  explain: {
+    summary: 'EXPLAIN statements as a plan tree, or parse pasted EXPLAIN output',
+    load: () => explain,
+  },
+  digest: {
+    summary: 'group a slow query log by fingerprint (pt-query-digest compatible)',
+    load: () => digest,
+  },
+  sqlmode: {
+    summary: "show a server's sql_mode and defaults, or what breaks under another sql_mode",
+    load: () => sqlmode,
+  },
 };
 
 export function helpText(): string {

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import type { AnalysisReport } from '../core/model/report.js';
 import type { ServerInfo } from '../core/model/server-info.js';
+import type { PlanNode, PlanReport, PlanSummary } from '../core/explain/index.js';
 import type { WireError } from './errors.js';
 import { apiMethods, type ApiMethod } from './methods.js';
 
@@ -13,7 +14,11 @@ const flavor = z.enum(['mysql', 'mariadb', 'percona']);
 
 /** Connect from a DSN or from form fields. The password never comes back out of the services. */
 export const connectionParamsSchema = z.union([
-  z.object({ dsn: z.string().min(1), connectTimeoutMs: z.number().int().positive().optional() }),
+  z.object({
+    dsn: z.string().min(1),
+    connectTimeoutMs: z.number().int().positive().optional(),
+    allowWhatIf: z.boolean().optional(),
+  }),
   z.object({
     host: z.string().min(1),
     port: z.number().int().min(1).max(65535).default(3306),
@@ -22,6 +27,8 @@ export const connectionParamsSchema = z.union([
     database: z.string().optional(),
     tls: z.enum(['off', 'required', 'verify']).default('off'),
     connectTimeoutMs: z.number().int().positive().optional(),
+    /** The user marked this connection as a sandbox where what-if indexes may be built. */
+    allowWhatIf: z.boolean().optional(),
   }),
 ]);
 export type ConnectionParams = z.input<typeof connectionParamsSchema>;
@@ -39,12 +46,39 @@ export type AnalyzeRequest = z.input<typeof analyzeRequestSchema>;
 
 export const connectionRefSchema = z.object({ connectionId: z.string().min(1) });
 
+export const explainRequestSchema = z.object({
+  connectionId: z.string().min(1),
+  sql: z.string().min(1),
+  formats: z.array(z.enum(['traditional', 'json', 'tree'])).optional(),
+  /** Executes the statement: the UI asks for confirmation first. */
+  analyze: z.boolean().optional(),
+  timeoutMs: z.number().int().positive().max(600_000).optional(),
+});
+export type ExplainRequest = z.input<typeof explainRequestSchema>;
+
+export const explainParseSchema = z.object({ text: z.string().min(1), flavor: flavor.optional() });
+
+export const whatIfRequestSchema = z.object({
+  connectionId: z.string().min(1),
+  sql: z.string().min(1),
+  table: z.string().min(1),
+  ddl: z.array(z.string().min(1)).min(1),
+  rewrittenSql: z.string().optional(),
+  /** The user confirmed after seeing the table size. */
+  confirmed: z.literal(true),
+  threshold: z.number().min(0).max(1).optional(),
+});
+export type WhatIfApiRequest = z.input<typeof whatIfRequestSchema>;
+
 /** Request schemas by method; the bridge and IPC validate every request against these. */
 export const requestSchemas = {
   'app.info': z.object({}).optional(),
   'connection.open': connectionParamsSchema,
   'connection.close': connectionRefSchema,
   'analyze.run': analyzeRequestSchema,
+  'explain.run': explainRequestSchema,
+  'explain.parse': explainParseSchema,
+  'explain.whatIf': whatIfRequestSchema,
 } as const satisfies Record<ApiMethod, z.ZodType>;
 
 export interface AppInfo {
@@ -66,6 +100,29 @@ export interface AdvisorApi {
   'connection.open'(request: ConnectionParams): Promise<OpenResult>;
   'connection.close'(request: { connectionId: string }): Promise<void>;
   'analyze.run'(request: AnalyzeRequest): Promise<AnalysisReport>;
+  /** EXPLAIN a statement on the connection (never executes it unless `analyze`). */
+  'explain.run'(request: ExplainRequest): Promise<ExplainReply>;
+  /** Parse pasted EXPLAIN output (tabular, \G, JSON, TREE) offline. */
+  'explain.parse'(request: { text: string; flavor?: 'mysql' | 'mariadb' | 'percona' }): Promise<PlanReport>;
+  /** Build a suggested index invisibly (MySQL 8) or on a sandbox, compare plans, drop it. */
+  'explain.whatIf'(request: WhatIfApiRequest): Promise<WhatIfReply>;
+}
+
+export interface ExplainReply {
+  sql: string;
+  plan: PlanNode;
+  report: PlanReport;
+  raw: Record<string, unknown>;
+}
+
+export interface WhatIfReply {
+  method: 'invisible-index' | 'sandbox';
+  before: PlanSummary;
+  after: PlanSummary;
+  verdict: 'improved' | 'unchanged' | 'worse';
+  rowsReduction: number | null;
+  tableRows: number | null;
+  tableBytes: number | null;
 }
 
 // Compile-time check: the method list, the schemas and the interface name the same methods.

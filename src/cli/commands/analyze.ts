@@ -1,13 +1,14 @@
 // `sargable analyze`: find non-sargable predicates in SQL files, offline or against a live server.
 
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { reachesSeverity, severities, type AnalysisReport, type Severity } from '../../core/model/report.js';
+import { ConnectionService, type ConnectionTarget } from '../../main/services/connection.js';
+import { verifyWhatIf } from '../../main/services/explain.js';
 import { AdvisorError } from '../../shared/errors.js';
-import { ConnectionService } from '../../main/services/connection.js';
+import type { ServerInfo } from '../../core/model/server-info.js';
 import { loadSchema } from '../../main/services/schema.js';
 import { offlineTarget, runAnalysis, runOfflineAnalysis } from '../../main/services/analysis.js';
 import { parseCommandArgs } from '../args.js';
+import { dsnWithPassword, readInput, readText } from '../input.js';
 import { UsageError, type CliCommand, type CliIo } from '../io.js';
 import { formatReportText } from '../format.js';
 
@@ -22,6 +23,9 @@ Options:
   --server-version X.Y.Z   offline target version (default 8.0.33, MariaDB 10.11.0)
   --format text|json       output format (default text)
   --fail-on SEVERITY       exit 1 when a finding reaches info|warning|error (default: never)
+  --verify                 with --dsn: prove each index suggestion with EXPLAIN before/after (what-if)
+  --allow-what-if          consent for --verify to build each index (INVISIBLE on MySQL 8, plain on a
+                           sandbox server) and drop it again; never use it on a production server
   -h, --help               show this help
 
 Reads SQL from FILE, or standard input with - (or when no FILE is given).
@@ -36,6 +40,8 @@ export const run: CliCommand = async (argv, io) => {
     'server-version': { type: 'string' },
     format: { type: 'string', default: 'text' },
     'fail-on': { type: 'string' },
+    verify: { type: 'boolean' },
+    'allow-what-if': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -54,11 +60,24 @@ export const run: CliCommand = async (argv, io) => {
     throw new UsageError('--dsn reads flavor and version from the server: drop --flavor/--server-version.');
   }
 
+  if (values.verify && !values.dsn)
+    throw new UsageError('--verify needs --dsn: verification runs EXPLAIN on the server.');
+  if (values.verify && !values['allow-what-if']) {
+    throw new UsageError(
+      '--verify builds each suggested index on the server (INVISIBLE on MySQL 8, a real index elsewhere) and drops it again. That takes time, I/O and metadata locks, so it needs explicit consent: add --allow-what-if, on a server where that is acceptable.',
+    );
+  }
   const input = positionals[0];
   const sql = await readInput(input, io);
   let report: AnalysisReport;
   if (values.dsn) {
-    report = await analyzeLive(sql, withPassword(values.dsn, io.env.SARGABLE_PASSWORD), values.schema, io);
+    report = await analyzeLive(
+      sql,
+      dsnWithPassword(values.dsn, io),
+      values.schema,
+      io,
+      values.verify === true,
+    );
   } else {
     const target = offlineTarget(values.flavor, values['server-version']);
     const ddl = await readSchemas(values.schema, io);
@@ -83,40 +102,31 @@ async function analyzeLive(
   dsn: string,
   schemaFiles: string[] | undefined,
   io: CliIo,
+  verify: boolean,
 ): Promise<AnalysisReport> {
   const connections = new ConnectionService();
-  const opened = await connections.openConnection({ dsn });
+  const opened = await connections.openConnection({ dsn, allowWhatIf: verify });
   try {
-    const { connection, server } = connections.get(opened.connectionId);
+    const { connection, server, target } = connections.get(opened.connectionId);
+    let report: AnalysisReport;
     if (schemaFiles?.length) {
       const ddl = await readSchemas(schemaFiles, io);
-      return runOfflineAnalysis(sql, { flavor: server.flavor, version: server.version }, 'dsn', ddl);
+      report = runOfflineAnalysis(sql, { flavor: server.flavor, version: server.version }, 'dsn', ddl);
+    } else {
+      const schema = server.database
+        ? await loadSchema(connection, server, server.database)
+        : { source: 'none' as const, tables: [] };
+      if (!server.database)
+        io.stderr(
+          'note: the DSN names no database, so column types are unknown; add /DATABASE to the DSN.\n',
+        );
+      report = runAnalysis(sql, server, 'dsn', schema);
     }
-    const schema = server.database
-      ? await loadSchema(connection, server, server.database)
-      : { source: 'none' as const, tables: [] };
-    if (!server.database)
-      io.stderr('note: the DSN names no database, so column types are unknown; add /DATABASE to the DSN.\n');
-    return runAnalysis(sql, server, 'dsn', schema);
+    if (verify) await verifySuggestions(report, target, server, io);
+    return report;
   } finally {
     await connections.closeAll();
   }
-}
-
-function withPassword(dsn: string, password: string | undefined): string {
-  if (!password) return dsn;
-  try {
-    const url = new URL(dsn);
-    if (!url.password) url.password = encodeURIComponent(password);
-    return url.toString();
-  } catch {
-    return dsn;
-  }
-}
-
-async function readInput(file: string | undefined, io: CliIo): Promise<string> {
-  if (file === undefined || file === '-') return io.readStdin();
-  return readText(file, io, 'SQL file');
 }
 
 async function readSchemas(files: string[] | undefined, io: CliIo): Promise<string | undefined> {
@@ -125,14 +135,51 @@ async function readSchemas(files: string[] | undefined, io: CliIo): Promise<stri
   return texts.join(';\n');
 }
 
-async function readText(file: string, io: CliIo, what: string): Promise<string> {
-  try {
-    return await readFile(path.resolve(io.cwd, file), 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new AdvisorError(
-      'INVALID_INPUT',
-      code === 'ENOENT' ? `${what} not found: ${file}` : `Cannot read ${what} ${file}: ${String(error)}`,
-    );
+const INDEX_KINDS = new Set(['functional-index', 'generated-column', 'index']);
+
+/** Attach `verification` to each index suggestion (EXPLAIN before/after of the advised form). */
+async function verifySuggestions(
+  report: AnalysisReport,
+  target: ConnectionTarget,
+  server: ServerInfo,
+  io: CliIo,
+): Promise<void> {
+  const database = server.database;
+  if (!database) throw new UsageError('--verify needs a database in the DSN (mysql://…/DATABASE).');
+  for (const statement of report.statements) {
+    for (const finding of statement.findings) {
+      if (!finding.table) continue;
+      for (const suggestion of finding.suggestions) {
+        if (!INDEX_KINDS.has(suggestion.kind) || suggestion.ddl.length === 0) continue;
+        try {
+          const result = await verifyWhatIf(target, server, {
+            ddl: suggestion.ddl,
+            table: finding.table,
+            database,
+            beforeSql: statement.sql,
+            afterSql: suggestion.rewrittenSql ?? statement.sql,
+            allowWhatIf: true,
+          });
+          const pick = ({ accessType, key, rowsEstimated, cost }: typeof result.before) => ({
+            accessType,
+            key,
+            rowsEstimated,
+            cost,
+          });
+          suggestion.verification = {
+            method: result.method,
+            before: pick(result.before),
+            after: pick(result.after),
+            verdict: result.verdict,
+          };
+        } catch (error) {
+          const message = error instanceof AdvisorError ? error.userMessage : String(error);
+          suggestion.verification = { error: message };
+          io.stderr(
+            `verification of ${suggestion.indexName ?? suggestion.kind} on ${finding.table} failed: ${message}\n`,
+          );
+        }
+      }
+    }
   }
 }

@@ -88,8 +88,7 @@ function describeParseError(error: unknown, sql: string): { message: string; lin
   const column = start?.column ?? 1;
   const offset = start?.offset ?? 0;
   const near = sql.slice(offset, offset + 24).split('\n')[0] ?? '';
-  const message = near
-    ? `Syntax error near '${near}' (line ${line}, column ${column}).`
-    : `Syntax error: unexpected end of statement (line ${line}, column ${column}).`;
+  // No position in the text: callers report line/column relative to the whole script.
+  const message = near ? `Syntax error near '${near}'.` : 'Syntax error: unexpected end of statement.';
   return { message, line, column };
 }

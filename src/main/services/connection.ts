@@ -21,6 +21,8 @@ export interface ConnectionTarget {
   tls: 'off' | 'required' | 'verify';
   connectTimeoutMs: number;
   label: string;
+  /** The user allowed what-if DDL on this connection (a sandbox). */
+  allowWhatIf: boolean;
 }
 
 /** Parse `mysql://user:pass@host:port/db?ssl-mode=REQUIRED` or form fields into a target. */
@@ -63,6 +65,7 @@ export function resolveTarget(params: ConnectionParams): ConnectionTarget {
       tls: sslMode === 'REQUIRED' ? 'required' : sslMode.startsWith('VERIFY') ? 'verify' : 'off',
       connectTimeoutMs: value.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
       label: `${user}@${host}:${port}${database ? `/${database}` : ''}`,
+      allowWhatIf: value.allowWhatIf ?? false,
     };
   }
   return {
@@ -74,6 +77,7 @@ export function resolveTarget(params: ConnectionParams): ConnectionTarget {
     tls: value.tls,
     connectTimeoutMs: value.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     label: `${value.user}@${value.host}:${value.port}${value.database ? `/${value.database}` : ''}`,
+    allowWhatIf: value.allowWhatIf ?? false,
   };
 }
 

@@ -285,7 +285,9 @@ export async function verifyWhatIf(
   const method = server.capabilities.invisibleIndexes ? 'invisible-index' : 'sandbox';
   const connection = await connect({ ...target, database: request.database }, { readOnly: false });
   const created = { indexes: [] as string[], columns: [] as string[] };
+  let autoIncrement: number | null = null;
   try {
+    autoIncrement = await autoIncrementOf(connection, request.table);
     const size = await tableSize(connection, request.database, request.table);
     const beforeShape = await tableShape(connection, request.database, request.table);
     const before = await explainStatement(connection, server, request.beforeSql, {
@@ -322,21 +324,49 @@ export async function verifyWhatIf(
   } catch (error) {
     throw mapMysqlError(error, { host: target.host, port: target.port, action: 'What-if verification' });
   } finally {
-    await cleanUp(connection, request.table, created);
-    await connection.end().catch(() => undefined);
+    try {
+      await cleanUp(connection, request.table, created, autoIncrement);
+    } finally {
+      await connection.end().catch(() => undefined);
+    }
   }
 }
 
-/** Drop what a what-if build added: indexes first, then generated columns. */
+/** The table's next AUTO_INCREMENT value as SHOW CREATE TABLE prints it (information_schema may be cached). */
+async function autoIncrementOf(connection: Connection, table: string): Promise<number | null> {
+  const [rows] = await connection.query<RowDataPacket[]>(`SHOW CREATE TABLE ${quoteIdentifier(table)}`);
+  const match = /\bAUTO_INCREMENT=(\d+)/.exec(String(rows[0]?.['Create Table'] ?? ''));
+  return match ? Number(match[1]) : null;
+}
+
+/**
+ * Drop what a what-if build added: indexes first, then generated columns. A table rebuild (MariaDB
+ * rebuilds for some of these ALTERs) resets the AUTO_INCREMENT counter to MAX(id)+1, which would
+ * change SHOW CREATE TABLE; the counter is put back to the value it had before.
+ */
 async function cleanUp(
   connection: Connection,
   table: string,
   created: { indexes: string[]; columns: string[] },
+  autoIncrement: number | null,
 ): Promise<void> {
   const clauses = [
     ...created.indexes.map((name) => `DROP INDEX ${quoteIdentifier(name)}`),
     ...created.columns.map((name) => `DROP COLUMN ${quoteIdentifier(name)}`),
   ];
   if (clauses.length === 0) return;
-  await connection.query(`ALTER TABLE ${quoteIdentifier(table)} ${clauses.join(', ')}`);
+  try {
+    await connection.query(`ALTER TABLE ${quoteIdentifier(table)} ${clauses.join(', ')}`);
+  } catch (error) {
+    throw new AdvisorError(
+      'SERVER_ERROR',
+      `What-if cleanup failed: run ALTER TABLE ${quoteIdentifier(table)} ${clauses.join(', ')} by hand.`,
+      {},
+      { cause: error },
+    );
+  }
+  const now = autoIncrement === null ? null : await autoIncrementOf(connection, table);
+  if (autoIncrement !== null && now !== autoIncrement) {
+    await connection.query(`ALTER TABLE ${quoteIdentifier(table)} AUTO_INCREMENT = ${autoIncrement}`);
+  }
 }

@@ -139,9 +139,7 @@ describe('analyze: bad input', () => {
         schema,
       },
     );
-    expect(report.errors).toEqual([
-      { index: 1, message: "Syntax error near 'WHERE' (line 1, column 13).", line: 2, column: 13 },
-    ]);
+    expect(report.errors).toEqual([{ index: 1, message: "Syntax error near 'WHERE'.", line: 2, column: 13 }]);
     expect(
       report.statements.map((statement) => [
         statement.index,

@@ -1,0 +1,86 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../../src/cli/main.js';
+import type { CliIo } from '../../../src/cli/io.js';
+
+const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures');
+
+async function cli(argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = {
+    stdout: (t) => void (stdout += t),
+    stderr: (t) => void (stderr += t),
+    readStdin: async () => '',
+    env: {},
+    cwd: fixtures,
+  };
+  return { code: await runCli(argv, io), stdout, stderr };
+}
+
+describe('sargable explain --parse', () => {
+  it('parses a pasted \\G block into the plan contract', async () => {
+    const result = await cli([
+      'explain',
+      '--parse',
+      '--format',
+      'json',
+      'explain/seed/4-functional-index.txt',
+    ]);
+    expect(result.code).toBe(0);
+    const { plan } = JSON.parse(result.stdout);
+    const table = plan.table ? plan : plan.children.find((node: { table: string | null }) => node.table);
+    expect(table).toMatchObject({
+      table: 'products',
+      accessType: 'ref',
+      key: 'functional_index',
+      keyLength: 5,
+      rowsEstimated: 182,
+    });
+    for (const key of [
+      'id',
+      'table',
+      'accessType',
+      'key',
+      'possibleKeys',
+      'keyLength',
+      'rowsEstimated',
+      'rowsActual',
+      'timeMs',
+      'filtered',
+      'cost',
+      'condition',
+      'flags',
+      'children',
+    ]) {
+      expect(table).toHaveProperty(key);
+    }
+  });
+
+  it('prints a readable tree and flags the full scan', async () => {
+    const result = await cli(['explain', '--parse', 'explain/seed/1-no-index.txt']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/products.*type=ALL.*full-scan/);
+    expect(result.stdout).toContain('1 full table scan(s)');
+  });
+
+  it('explains usage errors', async () => {
+    expect((await cli(['explain', 'x.sql'])).stderr).toContain('--dsn is required');
+    expect((await cli(['explain', '--parse', 'seed/products.sql'])).code).toBe(2);
+  });
+});
+
+describe('sargable analyze --verify', () => {
+  it('refuses to build indexes without --allow-what-if, and says why', async () => {
+    const result = await cli([
+      'analyze',
+      '--dsn',
+      'mysql://u@127.0.0.1:1/db',
+      '--verify',
+      'seed/month-query.sql',
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('needs explicit consent: add --allow-what-if');
+  });
+});
