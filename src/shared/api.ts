@@ -4,13 +4,15 @@
 import { z } from 'zod';
 import type { AnalysisReport } from '../core/model/report.js';
 import type { ServerInfo } from '../core/model/server-info.js';
-import type { PlanNode, PlanReport, PlanSummary } from '../core/explain/index.js';
 import type { WireError } from './errors.js';
 import { apiMethods, type ApiMethod } from './methods.js';
+import { explainSchemas, type ExplainApi } from './api/explain.js';
 
 export { apiMethods, type ApiMethod };
 
-const flavor = z.enum(['mysql', 'mariadb', 'percona']);
+/** Server flavors accepted in requests. */
+export const flavorSchema = z.enum(['mysql', 'mariadb', 'percona']);
+const flavor = flavorSchema;
 
 /** Connect from a DSN or from form fields. The password never comes back out of the services. */
 export const connectionParamsSchema = z.union([
@@ -46,39 +48,13 @@ export type AnalyzeRequest = z.input<typeof analyzeRequestSchema>;
 
 export const connectionRefSchema = z.object({ connectionId: z.string().min(1) });
 
-export const explainRequestSchema = z.object({
-  connectionId: z.string().min(1),
-  sql: z.string().min(1),
-  formats: z.array(z.enum(['traditional', 'json', 'tree'])).optional(),
-  /** Executes the statement: the UI asks for confirmation first. */
-  analyze: z.boolean().optional(),
-  timeoutMs: z.number().int().positive().max(600_000).optional(),
-});
-export type ExplainRequest = z.input<typeof explainRequestSchema>;
-
-export const explainParseSchema = z.object({ text: z.string().min(1), flavor: flavor.optional() });
-
-export const whatIfRequestSchema = z.object({
-  connectionId: z.string().min(1),
-  sql: z.string().min(1),
-  table: z.string().min(1),
-  ddl: z.array(z.string().min(1)).min(1),
-  rewrittenSql: z.string().optional(),
-  /** The user confirmed after seeing the table size. */
-  confirmed: z.literal(true),
-  threshold: z.number().min(0).max(1).optional(),
-});
-export type WhatIfApiRequest = z.input<typeof whatIfRequestSchema>;
-
 /** Request schemas by method; the bridge and IPC validate every request against these. */
 export const requestSchemas = {
   'app.info': z.object({}).optional(),
   'connection.open': connectionParamsSchema,
   'connection.close': connectionRefSchema,
   'analyze.run': analyzeRequestSchema,
-  'explain.run': explainRequestSchema,
-  'explain.parse': explainParseSchema,
-  'explain.whatIf': whatIfRequestSchema,
+  ...explainSchemas,
 } as const satisfies Record<ApiMethod, z.ZodType>;
 
 export interface AppInfo {
@@ -94,35 +70,12 @@ export interface OpenResult {
   label: string;
 }
 
-/** Every method the services offer. Implemented by `src/main/handlers.ts`. */
-export interface AdvisorApi {
+/** Every method the services offer. Implemented by `src/main/handlers.ts` (one module per area in handlers/). */
+export interface AdvisorApi extends ExplainApi {
   'app.info'(request?: Record<string, never>): Promise<AppInfo>;
   'connection.open'(request: ConnectionParams): Promise<OpenResult>;
   'connection.close'(request: { connectionId: string }): Promise<void>;
   'analyze.run'(request: AnalyzeRequest): Promise<AnalysisReport>;
-  /** EXPLAIN a statement on the connection (never executes it unless `analyze`). */
-  'explain.run'(request: ExplainRequest): Promise<ExplainReply>;
-  /** Parse pasted EXPLAIN output (tabular, \G, JSON, TREE) offline. */
-  'explain.parse'(request: { text: string; flavor?: 'mysql' | 'mariadb' | 'percona' }): Promise<PlanReport>;
-  /** Build a suggested index invisibly (MySQL 8) or on a sandbox, compare plans, drop it. */
-  'explain.whatIf'(request: WhatIfApiRequest): Promise<WhatIfReply>;
-}
-
-export interface ExplainReply {
-  sql: string;
-  plan: PlanNode;
-  report: PlanReport;
-  raw: Record<string, unknown>;
-}
-
-export interface WhatIfReply {
-  method: 'invisible-index' | 'sandbox';
-  before: PlanSummary;
-  after: PlanSummary;
-  verdict: 'improved' | 'unchanged' | 'worse';
-  rowsReduction: number | null;
-  tableRows: number | null;
-  tableBytes: number | null;
 }
 
 // Compile-time check: the method list, the schemas and the interface name the same methods.

@@ -8,6 +8,7 @@ import type { ServerInfo } from '../../core/model/server-info.js';
 import { loadSchema } from '../../main/services/schema.js';
 import { offlineTarget, runAnalysis, runOfflineAnalysis } from '../../main/services/analysis.js';
 import { parseCommandArgs } from '../args.js';
+import { checkSqlMode } from './sqlmode.js';
 import { dsnWithPassword, readInput, readText } from '../input.js';
 import { UsageError, type CliCommand, type CliIo } from '../io.js';
 import { formatReportText } from '../format.js';
@@ -23,6 +24,8 @@ Options:
   --server-version X.Y.Z   offline target version (default 8.0.33, MariaDB 10.11.0)
   --format text|json       output format (default text)
   --fail-on SEVERITY       exit 1 when a finding reaches info|warning|error (default: never)
+  --sql-mode MODES         check statements under this sql_mode instead of the server's (or the
+                           target version's default), e.g. STRICT_TRANS_TABLES,NO_ZERO_DATE
   --verify                 with --dsn: prove each index suggestion with EXPLAIN before/after (what-if)
   --allow-what-if          consent for --verify to build each index (INVISIBLE on MySQL 8, plain on a
                            sandbox server) and drop it again; never use it on a production server
@@ -41,6 +44,7 @@ export const run: CliCommand = async (argv, io) => {
     format: { type: 'string', default: 'text' },
     'fail-on': { type: 'string' },
     verify: { type: 'boolean' },
+    'sql-mode': { type: 'string' },
     'allow-what-if': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -77,15 +81,23 @@ export const run: CliCommand = async (argv, io) => {
       values.schema,
       io,
       values.verify === true,
+      values['sql-mode'],
     );
   } else {
     const target = offlineTarget(values.flavor, values['server-version']);
     const ddl = await readSchemas(values.schema, io);
+    const sqlMode =
+      values['sql-mode'] === undefined
+        ? undefined
+        : checkSqlMode(values['sql-mode'], target.flavor, target.version);
     report = runOfflineAnalysis(
       sql,
       target,
       values.flavor || values['server-version'] ? 'flags' : 'default',
       ddl,
+      {
+        ...(sqlMode === undefined ? {} : { sqlMode }),
+      },
     );
   }
   io.stdout(
@@ -103,15 +115,24 @@ async function analyzeLive(
   schemaFiles: string[] | undefined,
   io: CliIo,
   verify: boolean,
+  sqlModeFlag: string | undefined,
 ): Promise<AnalysisReport> {
   const connections = new ConnectionService();
   const opened = await connections.openConnection({ dsn, allowWhatIf: verify });
   try {
     const { connection, server, target } = connections.get(opened.connectionId);
     let report: AnalysisReport;
+    const options =
+      sqlModeFlag === undefined ? {} : { sqlMode: checkSqlMode(sqlModeFlag, server.flavor, server.version) };
     if (schemaFiles?.length) {
       const ddl = await readSchemas(schemaFiles, io);
-      report = runOfflineAnalysis(sql, { flavor: server.flavor, version: server.version }, 'dsn', ddl);
+      report = runOfflineAnalysis(
+        sql,
+        { flavor: server.flavor, version: server.version },
+        'dsn',
+        ddl,
+        options,
+      );
     } else {
       const schema = server.database
         ? await loadSchema(connection, server, server.database)
@@ -120,7 +141,7 @@ async function analyzeLive(
         io.stderr(
           'note: the DSN names no database, so column types are unknown; add /DATABASE to the DSN.\n',
         );
-      report = runAnalysis(sql, server, 'dsn', schema);
+      report = runAnalysis(sql, server, 'dsn', schema, options);
     }
     if (verify) await verifySuggestions(report, target, server, io);
     return report;

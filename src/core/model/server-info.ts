@@ -1,6 +1,7 @@
 // What we know about the server an analysis targets: flavor, version, modes, capabilities.
 
 import { capabilitiesFor, type Capabilities, type Flavor } from '../flavors/capabilities.js';
+import { defaultSqlMode } from '../sqlmode/modes.js';
 
 /** Runtime facts that are not derived from the version (read from the live server). */
 export interface RuntimeCapabilities {
@@ -37,10 +38,8 @@ export interface AnalysisTarget {
 
 /** Build a ServerInfo for offline analysis from a flavor and version only. */
 export function offlineServerInfo(flavor: Flavor, version: string): ServerInfo {
-  const modes =
-    flavor === 'mariadb'
-      ? 'STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION'
-      : 'ONLY_FULL_GROUP_BY,STRICT_TRANS_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION';
+  // The version's compiled default sql_mode (knowledge base in core/sqlmode/data.ts).
+  const modes = defaultSqlMode(flavor, version);
   return {
     flavor,
     version,

@@ -53,8 +53,18 @@ export function runAnalysis(
   server: ServerInfo,
   source: TargetSource,
   schema: SchemaModel,
+  options: AnalysisOptions = {},
 ): AnalysisReport {
-  return analyze(sql, { server, source, schema });
+  const effective =
+    options.sqlMode === undefined
+      ? server
+      : { ...server, sqlMode: { ...server.sqlMode, session: options.sqlMode } };
+  return analyze(sql, { server: effective, source, schema });
+}
+
+export interface AnalysisOptions {
+  /** Check statements under this (validated) sql_mode instead of the server's session mode. */
+  sqlMode?: string;
 }
 
 /** Analysis without a server. */
@@ -63,7 +73,8 @@ export function runOfflineAnalysis(
   target: OfflineTarget,
   source: TargetSource,
   ddl?: string,
+  options: AnalysisOptions = {},
 ): AnalysisReport {
   const server = offlineServerInfo(target.flavor, target.version);
-  return runAnalysis(sql, server, source, offlineSchema(ddl, target.flavor));
+  return runAnalysis(sql, server, source, offlineSchema(ddl, target.flavor), options);
 }

@@ -1,0 +1,49 @@
+// Handlers for the EXPLAIN area (see src/shared/api/explain.ts).
+
+import { parsePlan } from '../../core/explain/index.js';
+import type { ExplainApi } from '../../shared/api/explain.js';
+import { AdvisorError } from '../../shared/errors.js';
+import type { Services } from '../handlers.js';
+import { explainStatement, verifyWhatIf } from '../services/explain.js';
+
+export function createExplainHandlers({ connections }: Services): ExplainApi {
+  return {
+    async 'explain.run'(request) {
+      const { connection, server } = connections.get(request.connectionId);
+      const result = await explainStatement(connection, server, request.sql, {
+        formats: request.formats ?? (server.capabilities.explainTree ? ['json', 'tree'] : ['json']),
+        ...(request.analyze ? { analyze: true } : {}),
+        ...(request.timeoutMs ? { timeoutMs: request.timeoutMs } : {}),
+      });
+      return { sql: result.sql, plan: result.plan, report: result.report, raw: result.raw };
+    },
+    async 'explain.parse'(request) {
+      const parsed = parsePlan(request.text, request.flavor ? { flavor: request.flavor } : {});
+      if (!parsed.ok) {
+        const where = parsed.error.line
+          ? ` (line ${parsed.error.line}, column ${parsed.error.column ?? 1})`
+          : '';
+        throw new AdvisorError('PARSE_FAILED', `${parsed.error.message}${where}`, {
+          hint: 'Paste EXPLAIN output as printed by the client: a +---+ table, \\G rows, FORMAT=JSON or FORMAT=TREE.',
+        });
+      }
+      return parsed.report;
+    },
+    async 'explain.whatIf'(request) {
+      const { server, target } = connections.get(request.connectionId);
+      if (!server.database)
+        throw new AdvisorError('INVALID_INPUT', 'Choose a default database for this connection first.');
+      const result = await verifyWhatIf(target, server, {
+        ddl: request.ddl,
+        table: request.table,
+        database: server.database,
+        beforeSql: request.sql,
+        afterSql: request.rewrittenSql ?? request.sql,
+        allowWhatIf: target.allowWhatIf && request.confirmed,
+        ...(request.threshold !== undefined ? { threshold: request.threshold } : {}),
+      });
+      const { created: _created, ...reply } = result;
+      return reply;
+    },
+  };
+}
