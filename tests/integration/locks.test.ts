@@ -48,7 +48,7 @@ async function pollUntil(
 ): Promise<LockSnapshot> {
   const deadline = Date.now() + 10_000;
   for (;;) {
-    const snapshot = await pollLocks(monitor, server);
+    const snapshot = await pollLocks(monitor, server, { lockCounts: true });
     if (ready(snapshot) || Date.now() > deadline) return snapshot;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
@@ -184,7 +184,12 @@ describe.each(testServers())('locks on $flavor', ({ flavor, url }) => {
     const bWaits = background(b, 'SELECT * FROM product WHERE p_id = 3 FOR UPDATE');
     await pollUntil(monitor, server, (s) => s.waits.length >= 1);
     const cWaits = background(c, 'SELECT * FROM product WHERE p_id = 1 FOR UPDATE');
-    const snapshot = await pollUntil(monitor, server, (s) => s.waits.length >= 2);
+    // INNODB_TRX lags up to 0.1 s behind (InnoDB's trx_i_s cache): wait until both waiters are described.
+    const snapshot = await pollUntil(
+      monitor,
+      server,
+      (s) => s.waits.length >= 2 && s.waits.every((wait) => wait.waiting.threadId !== null),
+    );
     const forest = { roots: snapshot.roots, cycles: snapshot.cycles, maxDepth: 0 };
     expect(flattenForest(forest).map((node) => [node.txn.threadId, node.depth])).toEqual([
       [threads[0], 0],
@@ -320,7 +325,9 @@ describe.each(testServers())('locks on $flavor', ({ flavor, url }) => {
     await a.query('SELECT * FROM product WHERE p_id = 1');
     await b.query('SET SESSION lock_wait_timeout = 20');
     const alter = background(b, 'ALTER TABLE product ADD COLUMN note INT');
-    const snapshot = await pollUntil(monitor, server, (s) => s.metadataWaits.length > 0);
+    const snapshot = await pollUntil(monitor, server, (s) =>
+      Boolean(s.metadataWaits[0]?.holders.some((holder) => holder.threadId === aThread)),
+    );
     const wait = snapshot.metadataWaits[0];
     expect({
       waiter: [wait?.threadId, wait?.statement],

@@ -106,6 +106,24 @@ export function rewriteLockingRead(
   if (selects.length === 0) return { status: 'not-locking-read', clauses: [], rewrites: [], unavailable: [] };
   const clauses = selects.map((node) => describeClause(String(node.locking_read)));
 
+  // The original printed and parsed again: the reference every rewrite is compared with (parsed once;
+  // node-sql-parser takes ~15-20 ms per parse).
+  let memo: { ok: true; ast: AstNode } | { ok: false; reason: string } | undefined;
+  const roundTrip = (): { ok: true; ast: AstNode } | { ok: false; reason: string } => {
+    if (memo) return memo;
+    try {
+      const again = parseStatement(printSql(original, target.flavor), target.flavor);
+      memo = again.ok
+        ? { ok: true, ast: again.ast }
+        : {
+            ok: false,
+            reason: `The statement does not survive a print/parse round trip (${again.message}).`,
+          };
+    } catch (error) {
+      memo = { ok: false, reason: `The SQL printer could not print the statement (${messageOf(error)}).` };
+    }
+    return memo;
+  };
   const rewrites: LockRewrite[] = [];
   const unavailable: UnavailableRewrite[] = [];
   const hasShare = clauses.some((clause) => clause.strength === 'share');
@@ -132,7 +150,7 @@ export function rewriteLockingRead(
       });
       return;
     }
-    const result = applyOption(original, target.flavor, option);
+    const result = applyOption(original, target.flavor, option, roundTrip);
     if (!result.ok) {
       unavailable.push({ kind, reason: result.reason });
       return;
@@ -223,6 +241,7 @@ function applyOption(
   original: AstNode,
   flavor: Flavor,
   option: string,
+  roundTrip: () => { ok: true; ast: AstNode } | { ok: false; reason: string },
 ): { ok: true; sql: string; movedLimit: boolean } | { ok: false; reason: string } {
   const copy = clone(original);
   let movedLimit = false;
@@ -252,28 +271,18 @@ function applyOption(
       ok: false,
       reason: `The rewritten statement does not parse again (${reparsed.message}); not offered.`,
     };
-  let roundTrip: AstNode;
-  try {
-    const printed = printSql(original, flavor);
-    const again = parseStatement(printed, flavor);
-    if (!again.ok)
-      return {
-        ok: false,
-        reason: `The statement does not survive a print/parse round trip (${again.message}).`,
-      };
-    roundTrip = again.ast;
-  } catch (error) {
-    return { ok: false, reason: `The SQL printer could not print the statement (${messageOf(error)}).` };
-  }
+  const roundTripped = roundTrip();
+  if (!roundTripped.ok) return roundTripped;
+  const roundTripAst = clone(roundTripped.ast);
   if (movedLimit) {
-    walk(roundTrip, (node) => {
+    walk(roundTripAst, (node) => {
       if (node._limit && !node.limit) {
         node.limit = node._limit;
         delete node._limit;
       }
     });
   }
-  if (comparable(roundTrip) !== comparable(reparsed.ast)) {
+  if (comparable(roundTripAst) !== comparable(reparsed.ast)) {
     return { ok: false, reason: 'Re-parsing the rewrite changed more than the locking clause; not offered.' };
   }
   const expected = `${option}`.toUpperCase();
