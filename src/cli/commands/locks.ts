@@ -18,6 +18,7 @@ Options:
   --format text|json     output format (default text); JSON is the documented contract (docs/locks.md)
   --watch SECONDS        poll every SECONDS until interrupted (JSON: one object per line)
   --explain              EXPLAIN waiting locking reads and warn when they scan (and lock) whole tables
+  --lock-counts          add the blockers' record locks per index (MySQL 8; walks all their locks)
   -h, --help             show this help
 
 Read-only: this command never kills a session. The password can also come from SARGABLE_PASSWORD.`;
@@ -40,6 +41,7 @@ export const run: CliCommand = async (argv, io) => {
     format: { type: 'string', default: 'text' },
     watch: { type: 'string' },
     explain: { type: 'boolean' },
+    'lock-counts': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -71,7 +73,10 @@ export const run: CliCommand = async (argv, io) => {
     const { connection, server } = connections.get(opened.connectionId);
     let history: DeadlockHistoryEntry[] = [];
     for (;;) {
-      const snapshot = await pollLocks(connection, server, { explain: Boolean(values.explain) });
+      const snapshot = await pollLocks(connection, server, {
+        explain: Boolean(values.explain),
+        lockCounts: Boolean(values['lock-counts']),
+      });
       for (const deadlock of snapshot.deadlocks) history = addToDeadlockHistory(history, deadlock).history;
       if (format === 'json') {
         io.stdout(
