@@ -7,6 +7,7 @@ import { run as analyze } from './commands/analyze.js';
 import { run as digest } from './commands/digest.js';
 import { run as sqlmode } from './commands/sqlmode.js';
 import { run as explain } from './commands/explain.js';
+import { run as locks } from './commands/locks.js';
 
 interface CommandEntry {
   summary: string;
@@ -15,6 +16,10 @@ interface CommandEntry {
 
 /** Subcommands; later issues add theirs here. */
 export const commands: Record<string, CommandEntry> = {
+  locks: {
+    summary: 'lock waits: blocking tree, metadata locks, deadlocks, NOWAIT/SKIP LOCKED rewrites',
+    load: () => locks,
+  },
   analyze: { summary: 'find non-sargable predicates and propose fixes', load: () => analyze },
   export: {
     summary: 'write the accepted index changes as one online DDL script with rollback',

@@ -6,10 +6,16 @@ import { offlineTarget, runAnalysis, runOfflineAnalysis } from './services/analy
 import type { ConnectionService } from './services/connection.js';
 import { mapMysqlError } from './services/mysql-errors.js';
 import { createExplainHandlers } from './handlers/explain.js';
+import { createUiHandlers } from './handlers/ui.js';
+import { createSqlModeHandlers } from './handlers/sqlmode.js';
+import { createWorkspaceHandlers } from './handlers/workspace.js';
+import { createLocksHandlers } from './handlers/locks.js';
 
 export interface Services {
   connections: ConnectionService;
   app: AppInfo;
+  /** Electron's userData dir; workspaces live under it (default: the user's config dir). */
+  userDataDir?: string;
 }
 
 /** Build the handlers; a missing method is a compile error (AdvisorApi). */
@@ -44,5 +50,9 @@ export function createHandlers(services: Services): AdvisorApi {
       return runOfflineAnalysis(request.sql, target, request.target ? 'flags' : 'default', request.schemaSql);
     },
     ...createExplainHandlers(services),
+    ...createUiHandlers(services),
+    ...createSqlModeHandlers(services),
+    ...createWorkspaceHandlers(services),
+    ...createLocksHandlers(services),
   };
 }

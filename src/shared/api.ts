@@ -7,6 +7,10 @@ import type { ServerInfo } from '../core/model/server-info.js';
 import type { WireError } from './errors.js';
 import { apiMethods, type ApiMethod } from './methods.js';
 import { explainSchemas, type ExplainApi } from './api/explain.js';
+import { uiSchemas, type UiApi } from './api/ui.js';
+import { sqlmodeSchemas, type SqlModeApi } from './api/sqlmode.js';
+import { locksSchemas, type LocksApi } from './api/locks.js';
+import { workspaceSchemas, type WorkspaceApi } from './api/workspace.js';
 
 export { apiMethods, type ApiMethod };
 
@@ -55,6 +59,10 @@ export const requestSchemas = {
   'connection.close': connectionRefSchema,
   'analyze.run': analyzeRequestSchema,
   ...explainSchemas,
+  ...uiSchemas,
+  ...sqlmodeSchemas,
+  ...workspaceSchemas,
+  ...locksSchemas,
 } as const satisfies Record<ApiMethod, z.ZodType>;
 
 export interface AppInfo {
@@ -71,7 +79,7 @@ export interface OpenResult {
 }
 
 /** Every method the services offer. Implemented by `src/main/handlers.ts` (one module per area in handlers/). */
-export interface AdvisorApi extends ExplainApi {
+export interface AdvisorApi extends UiApi, ExplainApi, SqlModeApi, WorkspaceApi, LocksApi {
   'app.info'(request?: Record<string, never>): Promise<AppInfo>;
   'connection.open'(request: ConnectionParams): Promise<OpenResult>;
   'connection.close'(request: { connectionId: string }): Promise<void>;

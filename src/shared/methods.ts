@@ -7,5 +7,17 @@ export const apiMethods = [
   'explain.run',
   'explain.parse',
   'explain.whatIf',
+  'sqlmode.view',
+  'sqlmode.upgrade',
+  'workspace.get',
+  'workspace.addFromAnalysis',
+  'workspace.accept',
+  'workspace.dismiss',
+  'workspace.saveAs',
+  'workspace.open',
+  'export.preview',
+  'locks.poll',
+  'locks.kill',
+  'ui.tableSize',
 ] as const;
 export type ApiMethod = (typeof apiMethods)[number];

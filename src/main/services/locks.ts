@@ -27,18 +27,17 @@ import {
   assessLockFootprint,
   type BatchingAdvice,
   type LockFootprintWarning,
-  type LockRewrite,
 } from '../../core/locks/rewrite.js';
-import { buildBlockingForest, type BlockingNode } from '../../core/locks/tree.js';
+import { buildBlockingForest } from '../../core/locks/tree.js';
 import type {
   LockCount,
   LockInfo,
   MetadataHolder,
   MetadataWait,
   TxnInfo,
-  WaitRow,
 } from '../../core/locks/types.js';
 import { AdvisorError } from '../../shared/errors.js';
+import type { LockProblem, LockSnapshot, LockWaitView } from '../../core/locks/snapshot.js';
 
 /** The server a poll reads; `ServerInfo` from server-info.ts satisfies it. */
 export interface LockServer {
@@ -46,38 +45,7 @@ export interface LockServer {
   capabilities: Capabilities & { performanceSchema?: boolean };
 }
 
-/** Something the view could not show, with the exact fix. */
-export interface LockProblem {
-  area: 'waits' | 'transactions' | 'statements' | 'lockCounts' | 'metadataWaits' | 'deadlocks' | 'explain';
-  message: string;
-  /** The GRANT or setting that fixes it. */
-  fix: string;
-  serverCode?: number;
-}
-
-/** One wait in the CLI/UI JSON: the pair, plus rewrites of the waiting statement. */
-export interface LockWaitView extends WaitRow {
-  rewrites: Pick<LockRewrite, 'kind' | 'sql' | 'notes' | 'snippet' | 'errorCode' | 'recommended'>[];
-  /** Batching advice when the blocker runs a long UPDATE/DELETE. */
-  blockerAdvice?: BatchingAdvice | null;
-  /** Scan warning for the waiting statement (only with `explain: true`). */
-  footprint?: LockFootprintWarning | null;
-}
-
-/** The result of one poll: the CLI JSON (`sargable locks --format json`). It only grows. */
-export interface LockSnapshot {
-  takenAt: string;
-  source: 'data_locks' | 'innodb_locks';
-  waits: LockWaitView[];
-  roots: BlockingNode[];
-  cycles: string[][];
-  lockCounts: LockCount[];
-  metadataWaits: MetadataWait[];
-  deadlocks: Deadlock[];
-  problems: LockProblem[];
-  /** Milliseconds the poll took. */
-  elapsedMs: number;
-}
+export type { LockProblem, LockSnapshot, LockWaitView } from '../../core/locks/snapshot.js';
 
 /** Options for {@link pollLocks}. */
 export interface PollOptions {

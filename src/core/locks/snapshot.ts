@@ -1,0 +1,39 @@
+// The result of one lock poll (the CLI/UI JSON contract of `sargable locks`); it only grows.
+
+import type { Deadlock } from './deadlock.js';
+import type { BatchingAdvice, LockFootprintWarning, LockRewrite } from './rewrite.js';
+import type { BlockingNode } from './tree.js';
+import type { LockCount, MetadataWait, WaitRow } from './types.js';
+
+/** Something the view could not show, with the exact fix. */
+export interface LockProblem {
+  area: 'waits' | 'transactions' | 'statements' | 'lockCounts' | 'metadataWaits' | 'deadlocks' | 'explain';
+  message: string;
+  /** The GRANT or setting that fixes it. */
+  fix: string;
+  serverCode?: number;
+}
+
+/** One wait in the CLI/UI JSON: the pair, plus rewrites of the waiting statement. */
+export interface LockWaitView extends WaitRow {
+  rewrites: Pick<LockRewrite, 'kind' | 'sql' | 'notes' | 'snippet' | 'errorCode' | 'recommended'>[];
+  /** Batching advice when the blocker runs a long UPDATE/DELETE. */
+  blockerAdvice?: BatchingAdvice | null;
+  /** Scan warning for the waiting statement (only with `explain: true`). */
+  footprint?: LockFootprintWarning | null;
+}
+
+/** The result of one poll: the CLI JSON (`sargable locks --format json`). It only grows. */
+export interface LockSnapshot {
+  takenAt: string;
+  source: 'data_locks' | 'innodb_locks';
+  waits: LockWaitView[];
+  roots: BlockingNode[];
+  cycles: string[][];
+  lockCounts: LockCount[];
+  metadataWaits: MetadataWait[];
+  deadlocks: Deadlock[];
+  problems: LockProblem[];
+  /** Milliseconds the poll took. */
+  elapsedMs: number;
+}

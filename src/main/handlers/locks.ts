@@ -1,0 +1,22 @@
+// Handlers for the locks area (see src/shared/api/locks.ts).
+
+import type { LocksApi } from '../../shared/api/locks.js';
+import type { Services } from '../handlers.js';
+import { killSession, pollLocks } from '../services/locks.js';
+
+export function createLocksHandlers({ connections }: Services): LocksApi {
+  return {
+    async 'locks.poll'({ connectionId, limit, lockCounts, explain }) {
+      const { connection, server } = connections.get(connectionId);
+      return pollLocks(connection, server, {
+        ...(limit ? { limit } : {}),
+        ...(lockCounts ? { lockCounts } : {}),
+        ...(explain ? { explain } : {}),
+      });
+    },
+    async 'locks.kill'({ connectionId, threadId, scope }) {
+      const { connection } = connections.get(connectionId);
+      await killSession(connection, threadId, scope);
+    },
+  };
+}

@@ -1,0 +1,92 @@
+// Handlers for the workspace and export area (see src/shared/api/workspace.ts).
+
+import { exportWorkspace } from '../../core/export/index.js';
+import { acceptItem, dismissItem, fromAnalysis, type Workspace } from '../../core/workspace/index.js';
+import type { WorkspaceApi, WorkspaceReply } from '../../shared/api/workspace.js';
+import { AdvisorError } from '../../shared/errors.js';
+import type { Services } from '../handlers.js';
+import { loadSchema } from '../services/schema.js';
+import {
+  defaultWorkspacePath,
+  loadOrCreateWorkspace,
+  loadWorkspace,
+  saveWorkspace,
+} from '../services/workspace-store.js';
+
+export function createWorkspaceHandlers(services: Services): WorkspaceApi {
+  const { connections } = services;
+  /** Open workspaces by profile: their file path and content. */
+  const open = new Map<string, { path: string; workspace: Workspace }>();
+
+  async function current(profileId: string): Promise<{ path: string; workspace: Workspace }> {
+    const known = open.get(profileId);
+    if (known) return known;
+    const path = defaultWorkspacePath(
+      profileId,
+      services.userDataDir ? { userDataDir: services.userDataDir } : {},
+    );
+    const { workspace } = await loadOrCreateWorkspace(path, { id: profileId });
+    const entry = { path, workspace };
+    open.set(profileId, entry);
+    return entry;
+  }
+
+  async function persist(entry: { path: string; workspace: Workspace }): Promise<WorkspaceReply> {
+    await saveWorkspace(entry.path, entry.workspace);
+    return { workspace: entry.workspace, path: entry.path };
+  }
+
+  const now = () => new Date().toISOString();
+
+  return {
+    async 'workspace.get'({ profileId = 'offline' }) {
+      const entry = await current(profileId);
+      return { workspace: entry.workspace, path: entry.path };
+    },
+    async 'workspace.addFromAnalysis'({ profileId = 'offline', report, pick }) {
+      const entry = await current(profileId);
+      const { added } = fromAnalysis(entry.workspace, report, now(), pick ?? 'index-first');
+      return { ...(await persist(entry)), added };
+    },
+    async 'workspace.accept'({ profileId = 'offline', itemId }) {
+      const entry = await current(profileId);
+      if (!acceptItem(entry.workspace, itemId, now()))
+        throw new AdvisorError('NOT_FOUND', `No workspace item ${itemId}.`);
+      return persist(entry);
+    },
+    async 'workspace.dismiss'({ profileId = 'offline', itemId, reason = '' }) {
+      const entry = await current(profileId);
+      if (!dismissItem(entry.workspace, itemId, reason, now()))
+        throw new AdvisorError('NOT_FOUND', `No workspace item ${itemId}.`);
+      return persist(entry);
+    },
+    async 'workspace.saveAs'({ profileId = 'offline', path }) {
+      const entry = await current(profileId);
+      await saveWorkspace(path, entry.workspace);
+      return { workspace: entry.workspace, path };
+    },
+    async 'workspace.open'({ profileId = 'offline', path }) {
+      const { workspace } = await loadWorkspace(path);
+      const entry = { path, workspace };
+      open.set(profileId, entry);
+      return { workspace, path };
+    },
+    async 'export.preview'({ profileId = 'offline', connectionId, ...options }) {
+      const entry = await current(profileId);
+      let schema = null;
+      let database: string | null = null;
+      if (connectionId) {
+        const { connection, server } = connections.get(connectionId);
+        database = server.database;
+        if (server.database) schema = await loadSchema(connection, server, server.database);
+      }
+      return exportWorkspace(entry.workspace, {
+        ...options,
+        schema,
+        database,
+        generatedAt: now(),
+        sargableVersion: services.app.version,
+      });
+    },
+  };
+}

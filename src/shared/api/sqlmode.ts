@@ -1,0 +1,27 @@
+// API area: sql_mode server view and the upgrade view ("what breaks under mode X or on server Y").
+
+import { z } from 'zod';
+import type { SqlModeView, UpgradeReport } from '../../core/sqlmode/views.js';
+
+const sqlmodeViewSchema = z.object({ connectionId: z.string().min(1) });
+const sqlmodeUpgradeSchema = z.object({
+  sql: z.string(),
+  target: z.object({ flavor: z.enum(['mysql', 'mariadb', 'percona']), version: z.string().min(1) }),
+  /** Explicit mode instead of the target version's default. */
+  sqlMode: z.string().optional(),
+  /** Offline schema; with connectionId the live schema is used. */
+  schemaSql: z.string().optional(),
+  connectionId: z.string().optional(),
+});
+
+export const sqlmodeSchemas = {
+  'sqlmode.view': sqlmodeViewSchema,
+  'sqlmode.upgrade': sqlmodeUpgradeSchema,
+} as const;
+
+export interface SqlModeApi {
+  /** Global and session sql_mode of the server, explained, with risks and variable differences. */
+  'sqlmode.view'(request: z.input<typeof sqlmodeViewSchema>): Promise<SqlModeView>;
+  /** Run the sql-mode rules over statements for a target and count what would fail or change. */
+  'sqlmode.upgrade'(request: z.input<typeof sqlmodeUpgradeSchema>): Promise<UpgradeReport>;
+}
