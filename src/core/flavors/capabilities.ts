@@ -51,6 +51,10 @@ export interface Capabilities {
   instantAddVirtualColumn: boolean;
   /** log_slow_extra (MySQL >= 8.0.14) */
   logSlowExtra: boolean;
+  /** QUANTILE_95/99/999 in events_statements_summary_by_digest (MySQL >= 8.0.1, WL#5384 histograms; MariaDB has none). */
+  digestQuantiles: boolean;
+  /** QUERY_SAMPLE_TEXT in events_statements_summary_by_digest (MySQL >= 8.0.3; MariaDB has none). */
+  digestQuerySample: boolean;
   /** A plain secondary index builds with `ALGORITHM=INPLACE, LOCK=NONE` (writes continue): MySQL >= 5.6, MariaDB >= 10.0. */
   onlineAddIndex: boolean;
   /** `ADD COLUMN IF NOT EXISTS`, `DROP INDEX IF EXISTS`, `DROP COLUMN IF EXISTS` (MariaDB >= 10.0; MySQL has none). */
@@ -88,6 +92,8 @@ const TABLE: readonly Gate<keyof Capabilities>[] = [
   { key: 'maxStatementTime', mysql: false, mariadb: '>=10.1' },
   { key: 'instantAddVirtualColumn', mysql: '>=8.0.29', mariadb: '>=10.3' },
   { key: 'logSlowExtra', mysql: '>=8.0.14', mariadb: false },
+  { key: 'digestQuantiles', mysql: '>=8.0.1', mariadb: false },
+  { key: 'digestQuerySample', mysql: '>=8.0.3', mariadb: false },
   { key: 'onlineAddIndex', mysql: '>=5.6', mariadb: '>=10.0' },
   { key: 'alterIfExists', mysql: false, mariadb: '>=10.0' },
 ];

@@ -1,0 +1,381 @@
+// Deltas of performance_schema statement digests between two snapshots, ranked like a digest report.
+/*
+ * Design note
+ * -----------
+ * `events_statements_summary_by_digest` counters are cumulative since server start (or since
+ * someone truncated the table). We never truncate; a window's activity is `after - before` per
+ * (SCHEMA_NAME, DIGEST). Cases, decided per row of the later snapshot:
+ *
+ *  - in both, no counter went down → `changed` (rows with COUNT_STAR unchanged are dropped);
+ *  - only in `after`, FIRST_SEEN at or after the earlier snapshot → `new`: the row *is* the delta;
+ *  - only in `after`, first seen before → the earlier snapshot was cut by its row limit and did not
+ *    hold it: counted from zero and marked `baselineMissing` (an overestimate, said in a note);
+ *  - a counter went down → the row was reset (server restart, TRUNCATE): the later values are
+ *    what happened since the reset, marked `reset`;
+ *  - only in `before` → the row disappeared (TRUNCATE or restart): a note counts them.
+ * A server restart is detected from `Uptime` (later uptime smaller than the window). New digests
+ * that found the table full are counted in `Performance_schema_digest_lost` and aggregated into
+ * the row with NULL SCHEMA_NAME and DIGEST, which is reported separately as `overflow`.
+ *
+ * Counters are bigint (picoseconds overflow 2^53 after ~2.5 hours of total latency), converted
+ * to numbers only after subtraction. MAX_TIMER_WAIT and QUANTILE_* are lifetime values that a
+ * delta cannot window; they are reported as such (`lifetime`).
+ */
+import { mapDigestToFingerprint, type DigestFingerprint } from './digest-text.js';
+
+/** Cumulative counters of a digest row, by our name (column in the comment). */
+export const digestCounterColumns = {
+  count: 'COUNT_STAR',
+  timerWait: 'SUM_TIMER_WAIT',
+  lockTime: 'SUM_LOCK_TIME',
+  errors: 'SUM_ERRORS',
+  warnings: 'SUM_WARNINGS',
+  rowsAffected: 'SUM_ROWS_AFFECTED',
+  rowsSent: 'SUM_ROWS_SENT',
+  rowsExamined: 'SUM_ROWS_EXAMINED',
+  tmpDiskTables: 'SUM_CREATED_TMP_DISK_TABLES',
+  tmpTables: 'SUM_CREATED_TMP_TABLES',
+  selectFullJoin: 'SUM_SELECT_FULL_JOIN',
+  selectFullRangeJoin: 'SUM_SELECT_FULL_RANGE_JOIN',
+  selectRange: 'SUM_SELECT_RANGE',
+  selectScan: 'SUM_SELECT_SCAN',
+  sortMergePasses: 'SUM_SORT_MERGE_PASSES',
+  sortRows: 'SUM_SORT_ROWS',
+  noIndexUsed: 'SUM_NO_INDEX_USED',
+  noGoodIndexUsed: 'SUM_NO_GOOD_INDEX_USED',
+} as const;
+
+/** Name of a cumulative counter. */
+export type DigestCounter = keyof typeof digestCounterColumns;
+
+/** One row of a snapshot. Times are picoseconds (bigint), timestamps epoch seconds. */
+export interface DigestRow {
+  schema: string | null;
+  /** NULL for the overflow row that collects statements once the table is full. */
+  digest: string | null;
+  counters: Record<DigestCounter, bigint>;
+  maxTimerWait: bigint;
+  firstSeen: number;
+  lastSeen: number;
+  /** Lifetime QUANTILE_95 / QUANTILE_99 (MySQL >= 8.0.1), picoseconds. */
+  quantile95?: bigint;
+  quantile99?: bigint;
+  digestText?: string | null;
+  sampleText?: string | null;
+}
+
+/** A snapshot of the digest table plus the server facts a delta needs. */
+export interface DigestSnapshot {
+  /** Server clock (epoch seconds) when the rows were read. */
+  takenAt: number;
+  /** `Uptime` status, seconds. */
+  uptime: number;
+  /** `Performance_schema_digest_lost` status. */
+  digestLost: number;
+  /** The row limit was reached: rows with the smallest SUM_TIMER_WAIT may be missing. */
+  truncated: boolean;
+  rows: DigestRow[];
+}
+
+/** Why a delta should be read with care. */
+export interface CaptureNote {
+  code:
+    | 'server-restarted'
+    | 'counters-reset'
+    | 'digests-disappeared'
+    | 'digest-table-full'
+    | 'baseline-missing'
+    | 'snapshot-truncated';
+  message: string;
+}
+
+/** Activity of one digest during the window. Latencies in milliseconds. */
+export interface DigestDeltaClass {
+  schema: string | null;
+  digest: string | null;
+  digestText: string | null;
+  status: 'changed' | 'new' | 'reset' | 'baseline-missing';
+  count: number;
+  totalMs: number;
+  avgMs: number;
+  lockMs: number;
+  errors: number;
+  warnings: number;
+  rowsAffected: number;
+  rowsSent: number;
+  rowsExamined: number;
+  /** rows examined per row sent; null when nothing was sent. */
+  examinedPerSent: number | null;
+  noIndexUsed: number;
+  noGoodIndexUsed: number;
+  selectFullJoin: number;
+  selectFullRangeJoin: number;
+  selectRange: number;
+  selectScan: number;
+  sortMergePasses: number;
+  sortRows: number;
+  tmpTables: number;
+  tmpDiskTables: number;
+  /** Values since the digest was first seen; a delta cannot window them. */
+  lifetime: {
+    maxMs: number;
+    p95Ms: number | null;
+    p99Ms: number | null;
+    firstSeen: string;
+    lastSeen: string;
+  };
+  sampleText: string | null;
+  /** The matching pt-query-digest class (see digest-text.ts for how exact it is). */
+  fingerprint: DigestFingerprint | null;
+}
+
+/** The window's activity, ranked. */
+export interface DigestDelta {
+  from: { takenAt: string; uptime: number };
+  to: { takenAt: string; uptime: number };
+  windowSeconds: number;
+  serverRestarted: boolean;
+  totals: { count: number; totalMs: number; classes: number };
+  classes: DigestDeltaClass[];
+  /** Statements without a digest row because the table was full (NULL digest), if any ran. */
+  overflow: DigestDeltaClass | null;
+  /** Digests the server could not store during the window. */
+  digestLost: number;
+  notes: CaptureNote[];
+}
+
+/** Sort keys for {@link computeDigestDelta}. */
+export const digestDeltaOrders = [
+  'totalMs',
+  'count',
+  'avgMs',
+  'lockMs',
+  'rowsExamined',
+  'rowsSent',
+  'examinedPerSent',
+  'noIndexUsed',
+  'tmpDiskTables',
+  'errors',
+] as const;
+export type DigestDeltaOrder = (typeof digestDeltaOrders)[number];
+
+/** Options for {@link computeDigestDelta}. */
+export interface DigestDeltaOptions {
+  orderBy?: DigestDeltaOrder;
+  limit?: number;
+  /** Hide digests of the capture's own queries (default true). */
+  hideOwn?: boolean;
+  /** `performance_schema_max_sql_text_length`, to tell cut samples. */
+  maxSqlTextLength?: number;
+}
+
+// The capture's own statements (snapshot and status reads), recognised in DIGEST_TEXT.
+const OWN_DIGEST = /`?performance_schema`?\s*\.\s*`?(?:events_statements_summary_by_digest|global_status)`?/i;
+
+const PICOS_PER_MS = 1_000_000_000n;
+
+/** Picoseconds → milliseconds (3 decimals, exact for integers up to 2^53 ms). */
+export function picosToMs(picos: bigint): number {
+  const whole = picos / PICOS_PER_MS;
+  const rest = picos % PICOS_PER_MS;
+  return Number(whole) + Math.round(Number(rest) / 1_000_000) / 1000;
+}
+
+/** Epoch seconds → `2026-01-02T03:04:05.678Z`. */
+export function isoTime(epochSeconds: number): string {
+  return new Date(Math.round(epochSeconds * 1000)).toISOString();
+}
+
+function key(row: DigestRow): string {
+  return `${row.schema ?? '\u0000'}\u0001${row.digest ?? '\u0000'}`;
+}
+
+/** True for the digest of a statement this capture runs itself. */
+export function isOwnDigest(digestText: string | null | undefined): boolean {
+  return digestText !== null && digestText !== undefined && OWN_DIGEST.test(digestText);
+}
+
+/** Computes what happened between two snapshots of the same server. */
+export function computeDigestDelta(
+  before: DigestSnapshot,
+  after: DigestSnapshot,
+  options: DigestDeltaOptions = {},
+): DigestDelta {
+  const windowSeconds = Math.max(0, after.takenAt - before.takenAt);
+  // Uptime counts whole seconds; allow 2 s of rounding and clock skew.
+  const serverRestarted = after.uptime + 2 < before.uptime + windowSeconds;
+  const previous = new Map<string, DigestRow>();
+  if (!serverRestarted) for (const row of before.rows) previous.set(key(row), row);
+  const notes: CaptureNote[] = [];
+  const classes: DigestDeltaClass[] = [];
+  let overflow: DigestDeltaClass | null = null;
+  let resets = 0;
+  let missing = 0;
+  const seen = new Set<string>();
+  const hideOwn = options.hideOwn ?? true;
+
+  for (const row of after.rows) {
+    const k = key(row);
+    seen.add(k);
+    const old = previous.get(k);
+    let status: DigestDeltaClass['status'];
+    let base: DigestRow['counters'] | undefined;
+    if (serverRestarted) status = 'reset';
+    else if (old) {
+      const wentDown = (Object.keys(digestCounterColumns) as DigestCounter[]).some(
+        (name) => row.counters[name] < old.counters[name],
+      );
+      if (wentDown) {
+        status = 'reset';
+        resets++;
+      } else {
+        status = 'changed';
+        base = old.counters;
+      }
+    } else if (row.firstSeen >= Math.floor(before.takenAt)) status = 'new';
+    else if (before.truncated) {
+      status = 'baseline-missing';
+      missing++;
+    } else {
+      // Not in a complete earlier snapshot yet first seen before it: the table was truncated and
+      // the clock of FIRST_SEEN is coarse (MariaDB: seconds). Counting from zero is right.
+      status = 'new';
+    }
+    const delta = subtract(row.counters, base);
+    if (delta.count === 0n) continue;
+    if (hideOwn && isOwnDigest(row.digestText)) continue;
+    const cls = toClass(row, delta, status, options.maxSqlTextLength);
+    if (row.digest === null) overflow = cls;
+    else classes.push(cls);
+  }
+
+  const disappeared = serverRestarted ? 0 : before.rows.filter((row) => !seen.has(key(row))).length;
+  const digestLost = Math.max(0, after.digestLost - (serverRestarted ? 0 : before.digestLost));
+  if (serverRestarted) {
+    notes.push({
+      code: 'server-restarted',
+      message:
+        'The server restarted during the window (Uptime went down): the numbers cover only the time since the restart.',
+    });
+  }
+  if (resets > 0) {
+    notes.push({
+      code: 'counters-reset',
+      message: `${resets} digest(s) had counters go down (TRUNCATE of performance_schema tables, or FLUSH): their numbers cover only the time since the reset.`,
+    });
+  }
+  if (disappeared > 0 && !after.truncated) {
+    notes.push({
+      code: 'digests-disappeared',
+      message: `${disappeared} digest(s) of the first snapshot are gone (someone truncated events_statements_summary_by_digest): their activity after the truncation is counted from zero.`,
+    });
+  }
+  if (digestLost > 0 || overflow) {
+    notes.push({
+      code: 'digest-table-full',
+      message: `The digest table is full: ${digestLost} new digest(s) were lost and their statements are summed in one row without a digest. Raise performance_schema_digests_size (needs a restart).`,
+    });
+  }
+  if (missing > 0) {
+    notes.push({
+      code: 'baseline-missing',
+      message: `${missing} digest(s) were not in the first snapshot because it hit its row limit: their numbers are since they were first seen, not for the window. Raise the row limit.`,
+    });
+  }
+  if (after.truncated) {
+    notes.push({
+      code: 'snapshot-truncated',
+      message:
+        'The second snapshot hit its row limit: digests with the least total latency are not shown. Raise the row limit to see all.',
+    });
+  }
+
+  const orderBy = options.orderBy ?? 'totalMs';
+  classes.sort((a, b) => (b[orderBy] ?? -1) - (a[orderBy] ?? -1) || b.totalMs - a.totalMs);
+  const totals = classes.reduce(
+    (sum, cls) => ({ count: sum.count + cls.count, totalMs: sum.totalMs + cls.totalMs }),
+    { count: overflow?.count ?? 0, totalMs: overflow?.totalMs ?? 0 },
+  );
+  return {
+    from: { takenAt: isoTime(before.takenAt), uptime: before.uptime },
+    to: { takenAt: isoTime(after.takenAt), uptime: after.uptime },
+    windowSeconds: Math.round(windowSeconds * 1000) / 1000,
+    serverRestarted,
+    totals: { count: totals.count, totalMs: round3(totals.totalMs), classes: classes.length },
+    classes: options.limit === undefined ? classes : classes.slice(0, options.limit),
+    overflow,
+    digestLost,
+    notes,
+  };
+}
+
+function subtract(
+  now: DigestRow['counters'],
+  base: DigestRow['counters'] | undefined,
+): Record<DigestCounter, bigint> {
+  const out = {} as Record<DigestCounter, bigint>;
+  for (const name of Object.keys(digestCounterColumns) as DigestCounter[]) {
+    out[name] = now[name] - (base?.[name] ?? 0n);
+  }
+  return out;
+}
+
+function round3(n: number): number {
+  return Math.round(n * 1000) / 1000;
+}
+
+function toClass(
+  row: DigestRow,
+  d: Record<DigestCounter, bigint>,
+  status: DigestDeltaClass['status'],
+  maxSqlTextLength: number | undefined,
+): DigestDeltaClass {
+  const count = Number(d.count);
+  const totalMs = picosToMs(d.timerWait);
+  const rowsSent = Number(d.rowsSent);
+  const rowsExamined = Number(d.rowsExamined);
+  const digestText = row.digestText ?? null;
+  const sampleText = row.sampleText ?? null;
+  return {
+    schema: row.schema,
+    digest: row.digest,
+    digestText,
+    status,
+    count,
+    totalMs,
+    avgMs: count > 0 ? round3(totalMs / count) : 0,
+    lockMs: picosToMs(d.lockTime),
+    errors: Number(d.errors),
+    warnings: Number(d.warnings),
+    rowsAffected: Number(d.rowsAffected),
+    rowsSent,
+    rowsExamined,
+    examinedPerSent: rowsSent > 0 ? round3(rowsExamined / rowsSent) : null,
+    noIndexUsed: Number(d.noIndexUsed),
+    noGoodIndexUsed: Number(d.noGoodIndexUsed),
+    selectFullJoin: Number(d.selectFullJoin),
+    selectFullRangeJoin: Number(d.selectFullRangeJoin),
+    selectRange: Number(d.selectRange),
+    selectScan: Number(d.selectScan),
+    sortMergePasses: Number(d.sortMergePasses),
+    sortRows: Number(d.sortRows),
+    tmpTables: Number(d.tmpTables),
+    tmpDiskTables: Number(d.tmpDiskTables),
+    lifetime: {
+      maxMs: picosToMs(row.maxTimerWait),
+      p95Ms: row.quantile95 === undefined ? null : picosToMs(row.quantile95),
+      p99Ms: row.quantile99 === undefined ? null : picosToMs(row.quantile99),
+      firstSeen: isoTime(row.firstSeen),
+      lastSeen: isoTime(row.lastSeen),
+    },
+    sampleText,
+    fingerprint:
+      row.digest === null
+        ? null
+        : mapDigestToFingerprint(
+            digestText,
+            sampleText,
+            maxSqlTextLength === undefined ? {} : { maxSqlTextLength },
+          ),
+  };
+}

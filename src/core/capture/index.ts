@@ -1,0 +1,39 @@
+// Public surface of the capture module: performance_schema digest deltas, slow_log rows, slow-log windows.
+export {
+  computeDigestDelta,
+  digestCounterColumns,
+  digestDeltaOrders,
+  isOwnDigest,
+  isoTime,
+  picosToMs,
+  type CaptureNote,
+  type DigestCounter,
+  type DigestDelta,
+  type DigestDeltaClass,
+  type DigestDeltaOptions,
+  type DigestDeltaOrder,
+  type DigestRow,
+  type DigestSnapshot,
+} from './digest-delta.js';
+export {
+  fingerprintFromDigestText,
+  isTruncatedDigestText,
+  mapDigestToFingerprint,
+  statementFromDigestText,
+  type DigestFingerprint,
+  type FingerprintSource,
+} from './digest-text.js';
+export {
+  epochToLogTimestamp,
+  slowLogRowToEvent,
+  timeToSeconds,
+  type SlowLogTableRow,
+} from './slow-log-row.js';
+export {
+  planSlowLogWindow,
+  slowLogWindowVariables,
+  withTableOutput,
+  type SlowLogSettings,
+  type SlowLogWindowOptions,
+  type SlowLogWindowPlan,
+} from './slow-log-window.js';
