@@ -2,10 +2,10 @@
 //
 // Design note: a rewrite is built as new AST nodes and printed with node-sql-parser's printer.
 // The printed predicate is spliced into the user's statement at the replaced node's span (so the
-// rest of the statement keeps its formatting and comments), then the whole statement is parsed
-// again and its canonical print compared with the print of the transformed AST. If the splice
-// changed the meaning (operator precedence), it is retried with parentheses, and if that still
-// differs the canonical print of the transformed AST is returned instead.
+// rest of the statement keeps its formatting and comments). Operator precedence is handled from
+// the node's ancestors: a compound replacement is parenthesized unless it is a conjunct of its
+// clause. The printed predicate is parsed alone and must print back identically; the rule
+// fixtures re-parse every rewritten statement. Ancestors come from a parent map built once per AST.
 
 import type { Flavor } from '../flavors/capabilities.js';
 import { isNode, spanOf } from '../sql/ast.js';
@@ -24,21 +24,41 @@ export function replaceNode(root: AstNode, target: AstNode, replacement: AstNode
   return copy(root) as AstNode;
 }
 
+const parentMaps = new WeakMap<AstNode, WeakMap<AstNode, AstNode>>();
+
+/** Child → parent node links of a statement, computed once per AST (analysis asks for many ancestors). */
+function parentsOf(root: AstNode): WeakMap<AstNode, AstNode> {
+  let parents = parentMaps.get(root);
+  if (parents) return parents;
+  const map = new WeakMap<AstNode, AstNode>();
+  const visit = (value: unknown, parent: AstNode | undefined): void => {
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item, parent);
+      return;
+    }
+    if (!isNode(value)) return;
+    if (parent && !map.has(value)) map.set(value, parent);
+    for (const [key, child] of Object.entries(value)) {
+      if (key !== 'loc' && (isNode(child) || Array.isArray(child))) visit(child, value);
+    }
+  };
+  visit(root, undefined);
+  parents = map;
+  parentMaps.set(root, parents);
+  return parents;
+}
+
 /** The chain of nodes from `root` down to `target` (exclusive), or undefined when not found. */
 export function ancestorsOf(root: AstNode, target: AstNode): AstNode[] | undefined {
+  const parents = parentsOf(root);
   const path: AstNode[] = [];
-  const visit = (value: unknown): boolean => {
-    if (value === target) return true;
-    if (Array.isArray(value)) return value.some(visit);
-    if (!isNode(value)) return false;
-    path.push(value);
-    for (const [key, child] of Object.entries(value)) {
-      if (key !== 'loc' && (isNode(child) || Array.isArray(child)) && visit(child)) return true;
-    }
-    path.pop();
-    return false;
-  };
-  return visit(root) ? path : undefined;
+  let current = parents.get(target);
+  if (!current && target !== root) return undefined;
+  while (current) {
+    path.unshift(current);
+    current = parents.get(current);
+  }
+  return path;
 }
 
 /** True when the nearest logical ancestors of a predicate are only ANDs (it is a conjunct of its clause). */
@@ -56,17 +76,17 @@ export function isConjunct(ancestors: readonly AstNode[]): boolean {
   return true;
 }
 
-/** Result of an edit: the statement text and whether the splice kept the user's formatting. */
+/** Result of an edit: the rewritten statement text. */
 export interface EditedStatement {
   sql: string;
-  /** The AST of the rewritten statement (re-parsed). */
-  ast: AstNode;
 }
 
 /**
- * Replace `target` in the statement by `replacement`, returning text that re-parses to exactly the
- * transformed AST (the canonical print of the whole statement when the target has no span), or
- * undefined when nothing re-parses.
+ * Replace `target` in the statement by `replacement`. The printed replacement is spliced at the
+ * target's span, in parentheses unless it is a conjunct of its clause or a single comparison, and
+ * checked by parsing it alone (re-parsing the whole statement per suggestion would cost more than
+ * the analysis; the rule fixtures re-parse every rewritten statement). Without a span (MariaDB's
+ * parser records few) the canonical print of the whole transformed statement is returned.
  */
 export function editStatement(
   sql: string,
@@ -76,18 +96,29 @@ export function editStatement(
   flavor: Flavor,
 ): EditedStatement | undefined {
   const span = spanOf(target);
-  let end = span?.end ?? 0;
-  while (span && end > span.start && /\s/.test(sql[end - 1] ?? '')) end--;
-  const expected = printSql(replaceNode(ast, target, replacement), flavor);
+  if (!span) return { sql: printSql(replaceNode(ast, target, replacement), flavor) };
+  let end = span.end;
+  while (end > span.start && /\s/.test(sql[end - 1] ?? '')) end--;
   const printed = printSql(replacement, flavor);
-  // Without a span (MariaDB's parser records few), only the canonical print of the whole statement is possible.
-  for (const text of span ? [printed, `(${printed})`] : []) {
-    const candidate = sql.slice(0, span?.start ?? 0) + text + sql.slice(end);
-    const parsed = parseStatement(candidate, flavor);
-    if (parsed.ok && printSql(parsed.ast, flavor) === expected) return { sql: candidate, ast: parsed.ast };
-  }
-  const parsed = parseStatement(expected, flavor);
-  return parsed.ok ? { sql: expected, ast: parsed.ast } : undefined;
+  const operator = typeof replacement.operator === 'string' ? replacement.operator.toUpperCase() : '';
+  const compound =
+    replacement.type === 'binary_expr' &&
+    (operator === 'AND' || operator === 'OR') &&
+    !replacement.parentheses;
+  const ancestors = ancestorsOf(ast, target) ?? [];
+  const parent = ancestors[ancestors.length - 1];
+  const inComparison =
+    parent?.type === 'binary_expr' &&
+    !['AND', 'OR', '&&', 'XOR'].includes(String(parent.operator).toUpperCase());
+  const text =
+    (compound && !isConjunct(ancestors)) || (inComparison && replacement.type === 'binary_expr')
+      ? `(${printed})`
+      : printed;
+  const check = parseStatement(`SELECT 1 FROM t WHERE ${text}`, flavor);
+  const where = check.ok ? (check.ast.where as AstNode | undefined) : undefined;
+  if (!where || printSql(where, flavor).replace(/^\((.*)\)$/s, '$1') !== printed.replace(/^\((.*)\)$/s, '$1'))
+    return undefined;
+  return { sql: sql.slice(0, span.start) + text + sql.slice(end) };
 }
 
 /** A fresh copy of a column reference without its source position (so printing never reuses it). */

@@ -74,11 +74,10 @@ export const rule = defineRule({
         if (!resolved?.info || !isStringColumn(resolved.info)) continue;
         const span = spanOf(site.node);
         if (!span) continue;
-        let quoted: AstNode = site.node;
-        for (const number of numbers) {
-          const replacement = stringNode(String(number.value));
-          quoted = replaceIn(quoted, number, replacement);
-        }
+        const quoted = replaceIn(
+          site.node,
+          new Map(numbers.map((number) => [number, stringNode(String(number.value))])),
+        );
         const edited = editStatement(context.sql, context.ast, site.node, quoted, context.flavor);
         const index = resolved.table ? plainIndexAdvice(resolved.table, resolved.info.name) : {};
         context.report({
@@ -113,9 +112,10 @@ export const rule = defineRule({
   },
 });
 
-function replaceIn(node: AstNode, target: AstNode, replacement: AstNode): AstNode {
+function replaceIn(node: AstNode, replacements: ReadonlyMap<AstNode, AstNode>): AstNode {
   const copy = (value: unknown): unknown => {
-    if (value === target) return replacement;
+    const replacement = isNode(value) ? replacements.get(value) : undefined;
+    if (replacement) return replacement;
     if (Array.isArray(value)) return value.map(copy);
     if (!isNode(value)) return value;
     return Object.fromEntries(
