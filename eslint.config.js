@@ -3,12 +3,36 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
-const nodeBuiltins = ['fs', 'path', 'os', 'net', 'http', 'https', 'child_process', 'worker_threads', 'crypto', 'stream', 'url', 'readline', 'zlib', 'util', 'events'];
+const nodeBuiltins = [
+  'fs',
+  'path',
+  'os',
+  'net',
+  'http',
+  'https',
+  'child_process',
+  'worker_threads',
+  'crypto',
+  'stream',
+  'url',
+  'readline',
+  'zlib',
+  'util',
+  'events',
+];
 const nodeImports = nodeBuiltins.flatMap((name) => [name, `node:${name}`, `${name}/*`, `node:${name}/*`]);
 
 export default tseslint.config(
   {
-    ignores: ['node_modules', 'dist', 'release', 'test-results', 'playwright-report', '.scratch', 'docs/**/*.js'],
+    ignores: [
+      'node_modules',
+      'dist',
+      'release',
+      'test-results',
+      'playwright-report',
+      '.scratch',
+      'docs/**/*.js',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -30,7 +54,10 @@ export default tseslint.config(
             message: 'src/core is pure: no I/O, no Electron, no network (see STYLE.md).',
           })),
           patterns: [
-            { group: ['**/main/**', '**/renderer/**', '**/cli/**', '**/preload/**', '**/shared/**'], message: 'core imports nothing outside core.' },
+            {
+              group: ['**/main/**', '**/renderer/**', '**/cli/**', '**/preload/**', '**/shared/**'],
+              message: 'core imports nothing outside core.',
+            },
           ],
         },
       ],
@@ -42,8 +69,16 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [...nodeImports, 'electron', 'mysql2', 'mysql2/promise'].map((name) => ({ name, message: 'src/shared is pure.' })),
-          patterns: [{ group: ['**/main/**', '**/renderer/**', '**/cli/**', '**/preload/**'], message: 'shared imports only core.' }],
+          paths: [...nodeImports, 'electron', 'mysql2', 'mysql2/promise'].map((name) => ({
+            name,
+            message: 'src/shared is pure.',
+          })),
+          patterns: [
+            {
+              group: ['**/main/**', '**/renderer/**', '**/cli/**', '**/preload/**'],
+              message: 'shared imports only core.',
+            },
+          ],
         },
       ],
     },
@@ -55,8 +90,16 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [...nodeImports, 'electron', 'mysql2', 'mysql2/promise'].map((name) => ({ name, message: 'The renderer talks to services only through the API client.' })),
-          patterns: [{ group: ['**/main/**', '**/cli/**', '**/preload/**'], message: 'renderer imports core and shared only.' }],
+          paths: [...nodeImports, 'electron', 'mysql2', 'mysql2/promise'].map((name) => ({
+            name,
+            message: 'The renderer talks to services only through the API client.',
+          })),
+          patterns: [
+            {
+              group: ['**/main/**', '**/cli/**', '**/preload/**'],
+              message: 'renderer imports core and shared only.',
+            },
+          ],
         },
       ],
     },
@@ -64,7 +107,13 @@ export default tseslint.config(
   {
     files: ['src/cli/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'electron', message: 'The CLI runs without Electron.' }], patterns: [{ group: ['**/renderer/**', '**/preload/**'] }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'electron', message: 'The CLI runs without Electron.' }],
+          patterns: [{ group: ['**/renderer/**', '**/preload/**'] }],
+        },
+      ],
     },
   },
 );

@@ -29,13 +29,7 @@ import {
   type LockFootprintWarning,
 } from '../../core/locks/rewrite.js';
 import { buildBlockingForest } from '../../core/locks/tree.js';
-import type {
-  LockCount,
-  LockInfo,
-  MetadataHolder,
-  MetadataWait,
-  TxnInfo,
-} from '../../core/locks/types.js';
+import type { LockCount, LockInfo, MetadataHolder, MetadataWait, TxnInfo } from '../../core/locks/types.js';
 import { AdvisorError } from '../../shared/errors.js';
 import type { LockProblem, LockSnapshot, LockWaitView } from '../../core/locks/snapshot.js';
 
