@@ -1,0 +1,389 @@
+// Live capture from performance_schema statement digests: bounded snapshots, deltas, and the capture/job state the API keeps.
+/*
+ * Design note
+ * -----------
+ * A snapshot is one bounded SELECT of the counters of `events_statements_summary_by_digest`
+ * (ORDER BY SUM_TIMER_WAIT DESC LIMIT maxRows, no texts) plus one SELECT of the server clock,
+ * `Uptime` and `Performance_schema_digest_lost`. We never TRUNCATE the user's tables. A delta
+ * subtracts two snapshots in the core (`computeDigestDelta`); only the digests that changed get
+ * their DIGEST_TEXT read, in batches by DIGEST, and only the ranked ones shown get their
+ * QUERY_SAMPLE_TEXT (MySQL >= 8.0.3). Every statement carries `/* sargable capture *\/`, and the
+ * delta hides the capture's own digests.
+ *
+ * Gates: performance_schema OFF (MariaDB's default) is an UNSUPPORTED error that says a restart
+ * with `performance_schema=ON` is needed and offers the slow log; a privilege error names
+ * `GRANT SELECT ON performance_schema.*`. Optional columns come from the capability table.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Connection, RowDataPacket } from 'mysql2/promise';
+import {
+  computeDigestDelta,
+  digestCounterColumns,
+  mapDigestToFingerprint,
+  type DigestCounter,
+  type DigestDelta,
+  type DigestDeltaOptions,
+  type DigestRow,
+  type DigestSnapshot,
+} from '../../core/capture/index.js';
+import type { ServerInfo } from '../../core/model/server-info.js';
+import { AdvisorError, type WireError } from '../../shared/errors.js';
+import { mapMysqlError } from './mysql-errors.js';
+
+/** Marks every statement the capture runs, so logs and digests can leave them out. */
+export const CAPTURE_MARKER = '/* sargable capture */';
+
+/** Default row limit of a snapshot (MySQL's autosized performance_schema_digests_size is 10000). */
+export const DEFAULT_SNAPSHOT_ROWS = 10_000;
+
+const TEXT_BATCH = 200;
+
+/** Options for {@link takeDigestSnapshot}. */
+export interface SnapshotOptions {
+  /** Row limit (bounded query). Default 10000. */
+  maxRows?: number;
+}
+
+/** The error for a server whose performance_schema is off. */
+export function performanceSchemaOffError(server: ServerInfo): AdvisorError {
+  return new AdvisorError(
+    'UNSUPPORTED',
+    `performance_schema is OFF on this ${server.flavor === 'mariadb' ? 'MariaDB' : 'MySQL'} server, so there are no statement digests to capture. Turning it on needs a restart: set performance_schema=ON in the server's configuration file ([mysqld] section) and restart the server.`,
+    {
+      hint: 'Until then, use the slow log: sargable capture --source slow-log-table (log_output=TABLE), sargable capture --enable-slow-log --allow-write for a window, or sargable digest FILE.',
+    },
+  );
+}
+
+/** Maps a failed performance_schema read to an error naming the GRANT that fixes it. */
+export function captureError(error: unknown, action: string): AdvisorError {
+  const mapped = mapMysqlError(error, { action });
+  if (mapped.code === 'PRIVILEGE_MISSING') {
+    return new AdvisorError(
+      'PRIVILEGE_MISSING',
+      `${action} needs SELECT on performance_schema: ${mapped.userMessage}`,
+      { ...mapped.details, hint: 'GRANT SELECT ON performance_schema.* TO <user>;' },
+      { cause: error },
+    );
+  }
+  return mapped;
+}
+
+function toBig(value: unknown): bigint {
+  if (typeof value === 'bigint') return value;
+  if (typeof value === 'number') return BigInt(Math.trunc(value));
+  if (typeof value === 'string' && /^-?\d+$/.test(value)) return BigInt(value);
+  return 0n;
+}
+
+function toNumber(value: unknown): number {
+  const n = Number(value ?? 0);
+  return Number.isFinite(n) ? n : 0;
+}
+
+function requirePerformanceSchema(server: ServerInfo): void {
+  if (!server.capabilities.performanceSchema) throw performanceSchemaOffError(server);
+}
+
+/** Reads one bounded snapshot of the digest counters (no texts). */
+export async function takeDigestSnapshot(
+  connection: Connection,
+  server: ServerInfo,
+  options: SnapshotOptions = {},
+): Promise<DigestSnapshot> {
+  requirePerformanceSchema(server);
+  const maxRows = Math.max(1, Math.trunc(options.maxRows ?? DEFAULT_SNAPSHOT_ROWS));
+  const counters = Object.values(digestCounterColumns).join(', ');
+  const quantiles = server.capabilities.digestQuantiles ? ', QUANTILE_95, QUANTILE_99' : '';
+  try {
+    const [status] = await connection.query<RowDataPacket[]>(
+      `SELECT ${CAPTURE_MARKER} UNIX_TIMESTAMP(NOW(6)) AS now_epoch, ` +
+        "(SELECT VARIABLE_VALUE FROM performance_schema.global_status WHERE VARIABLE_NAME = 'Uptime') AS uptime, " +
+        "(SELECT VARIABLE_VALUE FROM performance_schema.global_status WHERE VARIABLE_NAME = 'Performance_schema_digest_lost') AS digest_lost",
+    );
+    const [rows] = await connection.query<RowDataPacket[]>(
+      `SELECT ${CAPTURE_MARKER} SCHEMA_NAME, DIGEST, ${counters}, MAX_TIMER_WAIT, ` +
+        `UNIX_TIMESTAMP(FIRST_SEEN) AS FIRST_SEEN_EPOCH, UNIX_TIMESTAMP(LAST_SEEN) AS LAST_SEEN_EPOCH${quantiles} ` +
+        'FROM performance_schema.events_statements_summary_by_digest ORDER BY SUM_TIMER_WAIT DESC LIMIT ?',
+      [maxRows],
+    );
+    const head = status[0] ?? ({} as RowDataPacket);
+    return {
+      takenAt: toNumber(head.now_epoch),
+      uptime: toNumber(head.uptime),
+      digestLost: toNumber(head.digest_lost),
+      truncated: rows.length >= maxRows,
+      rows: rows.map((row) => toDigestRow(row, server)),
+    };
+  } catch (error) {
+    throw captureError(error, 'Reading performance_schema.events_statements_summary_by_digest');
+  }
+}
+
+function toDigestRow(row: RowDataPacket, server: ServerInfo): DigestRow {
+  const counters = {} as Record<DigestCounter, bigint>;
+  for (const [name, column] of Object.entries(digestCounterColumns) as [DigestCounter, string][]) {
+    counters[name] = toBig(row[column]);
+  }
+  return {
+    schema: row.SCHEMA_NAME === null || row.SCHEMA_NAME === undefined ? null : String(row.SCHEMA_NAME),
+    digest: row.DIGEST === null || row.DIGEST === undefined ? null : String(row.DIGEST),
+    counters,
+    maxTimerWait: toBig(row.MAX_TIMER_WAIT),
+    firstSeen: toNumber(row.FIRST_SEEN_EPOCH),
+    lastSeen: toNumber(row.LAST_SEEN_EPOCH),
+    ...(server.capabilities.digestQuantiles
+      ? { quantile95: toBig(row.QUANTILE_95), quantile99: toBig(row.QUANTILE_99) }
+      : {}),
+  };
+}
+
+async function readTexts(
+  connection: Connection,
+  digests: string[],
+  columns: string,
+): Promise<Map<string, RowDataPacket>> {
+  const texts = new Map<string, RowDataPacket>();
+  for (let i = 0; i < digests.length; i += TEXT_BATCH) {
+    const batch = digests.slice(i, i + TEXT_BATCH);
+    const [rows] = await connection.query<RowDataPacket[]>(
+      `SELECT ${CAPTURE_MARKER} SCHEMA_NAME, DIGEST, ${columns} FROM performance_schema.events_statements_summary_by_digest WHERE DIGEST IN (?)`,
+      [batch],
+    );
+    for (const row of rows) texts.set(`${String(row.SCHEMA_NAME ?? '')}\u0001${String(row.DIGEST)}`, row);
+  }
+  return texts;
+}
+
+/**
+ * The delta between two snapshots of the same server, with DIGEST_TEXT for the digests that
+ * changed and QUERY_SAMPLE_TEXT (where the server has it) for the ones returned.
+ */
+export async function digestDelta(
+  connection: Connection,
+  server: ServerInfo,
+  before: DigestSnapshot,
+  after: DigestSnapshot,
+  options: DigestDeltaOptions = {},
+): Promise<DigestDelta> {
+  const previous = new Map(before.rows.map((row) => [`${row.schema ?? ''}\u0001${row.digest}`, row]));
+  const changed = after.rows.filter((row) => {
+    const old = previous.get(`${row.schema ?? ''}\u0001${row.digest}`);
+    return row.digest !== null && (!old || old.counters.count !== row.counters.count);
+  });
+  let maxSqlTextLength: number | undefined;
+  try {
+    const texts = await readTexts(connection, [...new Set(changed.map((row) => row.digest!))], 'DIGEST_TEXT');
+    const withTexts: DigestSnapshot = {
+      ...after,
+      rows: after.rows.map((row) => ({
+        ...row,
+        digestText:
+          (texts.get(`${row.schema ?? ''}\u0001${row.digest}`)?.DIGEST_TEXT as string | undefined) ?? null,
+      })),
+    };
+    if (server.capabilities.digestQuerySample) {
+      const [vars] = await connection.query<RowDataPacket[]>(
+        `SELECT ${CAPTURE_MARKER} @@GLOBAL.performance_schema_max_sql_text_length AS max_sql`,
+      );
+      maxSqlTextLength = toNumber(vars[0]?.max_sql);
+    }
+    const delta = computeDigestDelta(before, withTexts, {
+      ...options,
+      ...(maxSqlTextLength === undefined ? {} : { maxSqlTextLength }),
+    });
+    if (server.capabilities.digestQuerySample && delta.classes.length > 0) {
+      const samples = await readTexts(
+        connection,
+        [...new Set(delta.classes.map((cls) => cls.digest!))],
+        'QUERY_SAMPLE_TEXT',
+      );
+      for (const cls of delta.classes) {
+        const sample = samples.get(`${cls.schema ?? ''}\u0001${cls.digest}`)?.QUERY_SAMPLE_TEXT as
+          string | null | undefined;
+        if (sample) {
+          cls.sampleText = sample;
+          cls.fingerprint = mapDigestToFingerprint(
+            cls.digestText,
+            sample,
+            maxSqlTextLength === undefined ? {} : { maxSqlTextLength },
+          );
+        }
+      }
+    }
+    return delta;
+  } catch (error) {
+    throw captureError(error, 'Reading digest texts from performance_schema');
+  }
+}
+
+/** Waits `ms`, rejecting with CANCELLED when `signal` aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(new AdvisorError('CANCELLED', 'The capture was cancelled.'));
+      return;
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(new AdvisorError('CANCELLED', 'The capture was cancelled.'));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Snapshot, wait `seconds` (or until `signal`), snapshot, delta. */
+export async function captureDigestWindow(
+  connection: Connection,
+  server: ServerInfo,
+  seconds: number,
+  options: DigestDeltaOptions & SnapshotOptions & { signal?: AbortSignal } = {},
+): Promise<DigestDelta> {
+  const before = await takeDigestSnapshot(connection, server, options);
+  await sleep(seconds * 1000, options.signal);
+  const after = await takeDigestSnapshot(connection, server, options);
+  return digestDelta(connection, server, before, after, options);
+}
+
+// ------------------------------------------------------------------------------------------
+// State for the API: snapshots by id, and long-running jobs with progress and cancel.
+
+/** What the API returns for a snapshot. */
+export interface SnapshotInfo {
+  snapshotId: string;
+  takenAt: string;
+  rows: number;
+  truncated: boolean;
+}
+
+/** Progress of a job; which fields are set depends on the job. */
+export interface JobProgress {
+  elapsedMs: number;
+  bytesRead?: number;
+  totalBytes?: number;
+  events?: number;
+  eventsPerSecond?: number;
+  /** For timed windows: how long the window lasts. */
+  totalMs?: number;
+}
+
+/** A job as `job.status` reports it. */
+export interface JobStatus<T = unknown> {
+  jobId: string;
+  kind: string;
+  state: 'running' | 'done' | 'failed' | 'cancelled';
+  progress: JobProgress;
+  result?: T;
+  error?: { code: string; message: string; hint?: string };
+}
+
+interface JobEntry {
+  status: JobStatus;
+  controller: AbortController;
+  started: number;
+  finished: Promise<void>;
+}
+
+const MAX_SNAPSHOTS = 32;
+const MAX_FINISHED_JOBS = 32;
+
+/** Keeps snapshots and jobs for the API (one per app; plain class, wired in createServices). */
+export class CaptureService {
+  private readonly snapshots = new Map<string, { connectionId: string; snapshot: DigestSnapshot }>();
+  private readonly jobs = new Map<string, JobEntry>();
+
+  /** Stores a snapshot; the oldest go once there are more than 32. */
+  addSnapshot(connectionId: string, snapshot: DigestSnapshot): SnapshotInfo {
+    const snapshotId = randomUUID();
+    this.snapshots.set(snapshotId, { connectionId, snapshot });
+    while (this.snapshots.size > MAX_SNAPSHOTS) {
+      const oldest = this.snapshots.keys().next().value as string;
+      this.snapshots.delete(oldest);
+    }
+    return {
+      snapshotId,
+      takenAt: new Date(snapshot.takenAt * 1000).toISOString(),
+      rows: snapshot.rows.length,
+      truncated: snapshot.truncated,
+    };
+  }
+
+  /** A stored snapshot of this connection, or NOT_FOUND. */
+  getSnapshot(connectionId: string, snapshotId: string): DigestSnapshot {
+    const entry = this.snapshots.get(snapshotId);
+    if (!entry || entry.connectionId !== connectionId) {
+      throw new AdvisorError(
+        'NOT_FOUND',
+        'That snapshot is gone (or belongs to another connection). Take a new one.',
+      );
+    }
+    return entry.snapshot;
+  }
+
+  /** Starts a job; `run` gets an abort signal and a progress callback. */
+  startJob<T>(
+    kind: string,
+    run: (signal: AbortSignal, progress: (progress: Omit<JobProgress, 'elapsedMs'>) => void) => Promise<T>,
+  ): string {
+    const jobId = randomUUID();
+    const controller = new AbortController();
+    const started = Date.now();
+    const status: JobStatus = { jobId, kind, state: 'running', progress: { elapsedMs: 0 } };
+    const entry: JobEntry = { status, controller, started, finished: Promise.resolve() };
+    entry.finished = run(controller.signal, (progress) => {
+      status.progress = { ...progress, elapsedMs: Date.now() - started };
+    }).then(
+      (result) => {
+        // A job that finishes after a cancel (a window ended early) still has its result.
+        status.state = 'done';
+        status.result = result;
+      },
+      (error: unknown) => {
+        status.state = controller.signal.aborted ? 'cancelled' : 'failed';
+        const wire: WireError =
+          error instanceof AdvisorError ? error.toWire() : { code: 'INTERNAL', message: String(error) };
+        status.error = { code: wire.code, message: wire.message, ...(wire.hint ? { hint: wire.hint } : {}) };
+      },
+    );
+    void entry.finished.then(() => {
+      status.progress = { ...status.progress, elapsedMs: Date.now() - started };
+      this.prune();
+    });
+    this.jobs.set(jobId, entry);
+    return jobId;
+  }
+
+  /** The job's state, progress and (when done) result. */
+  jobStatus(jobId: string): JobStatus {
+    const entry = this.jobs.get(jobId);
+    if (!entry) throw new AdvisorError('NOT_FOUND', 'No such job (finished jobs are kept for a while only).');
+    const { status } = entry;
+    return status.state === 'running'
+      ? { ...status, progress: { ...status.progress, elapsedMs: Date.now() - entry.started } }
+      : { ...status };
+  }
+
+  /** Aborts a job and waits until it has cleaned up (a slow-log window restores settings first). */
+  async cancelJob(jobId: string): Promise<JobStatus> {
+    const entry = this.jobs.get(jobId);
+    if (!entry) throw new AdvisorError('NOT_FOUND', 'No such job.');
+    entry.controller.abort();
+    await entry.finished;
+    return this.jobStatus(jobId);
+  }
+
+  /** Aborts every running job and waits for them (app shutdown). */
+  async cancelAll(): Promise<void> {
+    await Promise.all([...this.jobs.keys()].map((id) => this.cancelJob(id).catch(() => undefined)));
+  }
+
+  private prune(): void {
+    const finished = [...this.jobs.entries()].filter(([, entry]) => entry.status.state !== 'running');
+    for (const [id] of finished.slice(0, Math.max(0, finished.length - MAX_FINISHED_JOBS)))
+      this.jobs.delete(id);
+  }
+}
