@@ -1,5 +1,5 @@
 // Capture against real servers: performance_schema deltas, mysql.slow_log reads and the slow-log window helper.
-import mysql from 'mysql2/promise';
+import type mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checksum, fingerprint } from '../../src/core/fingerprint/index.js';
 import type { DigestDelta } from '../../src/core/capture/index.js';
@@ -160,9 +160,11 @@ describe.each(['mysql', 'mariadb'] as Flavor[])(
           await createTable(setup);
           const start = await slowLogTableEnd(connection);
           await runWorkload(server.url, database);
+          await waitForSlowLog(admin, database, INSERTS);
           // Two small batches force several bounded queries and the anchor check.
           const first = await readSlowLogTable(connection, { cursor: start, batchSize: 3 });
           await runWorkload(server.url, database);
+          await waitForSlowLog(admin, database, 2 * INSERTS);
           const second = await readSlowLogTable(connection, { cursor: first.cursor, batchSize: 4 });
           const count = (r: typeof first, fp: string) => r.classes.find((c) => c.fingerprint === fp);
           const select = 'select * from t where v = ?';
@@ -223,6 +225,7 @@ describe.each(['mysql', 'mariadb'] as Flavor[])(
           const outcome = await withSlowLogWindow(target, info, { consent: true }, async () => {
             during.push(await readSlowLogSettings(admin));
             await runWorkload(server.url, database);
+            await waitForSlowLog(admin, database, INSERTS);
           });
           expect(during).toEqual([outcome.plan.during]);
           expect(await readSlowLogSettings(admin)).toEqual(saved);
