@@ -10,12 +10,16 @@ import { createUiHandlers } from './handlers/ui.js';
 import { createSqlModeHandlers } from './handlers/sqlmode.js';
 import { createWorkspaceHandlers } from './handlers/workspace.js';
 import { createLocksHandlers } from './handlers/locks.js';
+import { createCaptureHandlers } from './handlers/capture.js';
+import type { CaptureService } from './services/capture.js';
 
 export interface Services {
   connections: ConnectionService;
   app: AppInfo;
   /** Electron's userData dir; workspaces live under it (default: the user's config dir). */
   userDataDir?: string;
+  /** Capture snapshots and background jobs (digest files, slow-log windows); created when absent. */
+  capture?: CaptureService;
 }
 
 /** Build the handlers; a missing method is a compile error (AdvisorApi). */
@@ -54,5 +58,6 @@ export function createHandlers(services: Services): AdvisorApi {
     ...createSqlModeHandlers(services),
     ...createWorkspaceHandlers(services),
     ...createLocksHandlers(services),
+    ...createCaptureHandlers(services),
   };
 }

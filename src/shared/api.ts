@@ -11,6 +11,7 @@ import { uiSchemas, type UiApi } from './api/ui.js';
 import { sqlmodeSchemas, type SqlModeApi } from './api/sqlmode.js';
 import { locksSchemas, type LocksApi } from './api/locks.js';
 import { workspaceSchemas, type WorkspaceApi } from './api/workspace.js';
+import { captureSchemas, type CaptureApi } from './api/capture.js';
 
 export { apiMethods, type ApiMethod };
 
@@ -63,6 +64,7 @@ export const requestSchemas = {
   ...sqlmodeSchemas,
   ...workspaceSchemas,
   ...locksSchemas,
+  ...captureSchemas,
 } as const satisfies Record<ApiMethod, z.ZodType>;
 
 export interface AppInfo {
@@ -79,7 +81,7 @@ export interface OpenResult {
 }
 
 /** Every method the services offer. Implemented by `src/main/handlers.ts` (one module per area in handlers/). */
-export interface AdvisorApi extends UiApi, ExplainApi, SqlModeApi, WorkspaceApi, LocksApi {
+export interface AdvisorApi extends UiApi, ExplainApi, SqlModeApi, WorkspaceApi, LocksApi, CaptureApi {
   'app.info'(request?: Record<string, never>): Promise<AppInfo>;
   'connection.open'(request: ConnectionParams): Promise<OpenResult>;
   'connection.close'(request: { connectionId: string }): Promise<void>;

@@ -19,5 +19,13 @@ export const apiMethods = [
   'locks.poll',
   'locks.kill',
   'ui.tableSize',
+  'capture.snapshot',
+  'capture.delta',
+  'capture.slowLogTable',
+  'capture.slowLogWindowPlan',
+  'capture.slowLogWindow',
+  'digest.start',
+  'job.status',
+  'job.cancel',
 ] as const;
 export type ApiMethod = (typeof apiMethods)[number];

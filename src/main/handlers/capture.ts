@@ -1,0 +1,102 @@
+// Handlers for the capture area (see src/shared/api/capture.ts).
+
+import type { CaptureApi } from '../../shared/api/capture.js';
+import { AdvisorError } from '../../shared/errors.js';
+import type { Services } from '../handlers.js';
+import { CaptureService, digestDelta, takeDigestSnapshot } from '../services/capture.js';
+import { digestSlowLogFiles } from '../services/slowlog-file.js';
+import { readSlowLogTable, slowLogTableEnd } from '../services/slowlog-table.js';
+import { captureSlowLogWindow, previewSlowLogWindow } from '../services/slowlog-window.js';
+
+/** The capture handlers; `services.capture` keeps snapshots and jobs (one is created when absent). */
+export function createCaptureHandlers(services: Services): CaptureApi {
+  const { connections } = services;
+  const capture = services.capture ?? new CaptureService();
+  return {
+    async 'capture.snapshot'(request) {
+      const { connection, server } = connections.get(request.connectionId);
+      const snapshot = await takeDigestSnapshot(
+        connection,
+        server,
+        request.maxRows === undefined ? {} : { maxRows: request.maxRows },
+      );
+      return capture.addSnapshot(request.connectionId, snapshot);
+    },
+    async 'capture.delta'(request) {
+      const { connection, server } = connections.get(request.connectionId);
+      const before = capture.getSnapshot(request.connectionId, request.fromSnapshotId);
+      const after = request.toSnapshotId
+        ? capture.getSnapshot(request.connectionId, request.toSnapshotId)
+        : await takeDigestSnapshot(
+            connection,
+            server,
+            request.maxRows === undefined ? {} : { maxRows: request.maxRows },
+          );
+      return digestDelta(connection, server, before, after, {
+        ...(request.orderBy ? { orderBy: request.orderBy } : {}),
+        ...(request.limit ? { limit: request.limit } : {}),
+      });
+    },
+    async 'capture.slowLogTable'(request) {
+      const { connection } = connections.get(request.connectionId);
+      const cursor = request.fromEnd ? await slowLogTableEnd(connection) : request.cursor;
+      return readSlowLogTable(connection, {
+        ...(cursor ? { cursor } : {}),
+        ...(request.maxRows ? { maxRows: request.maxRows } : {}),
+        ...(request.orderBy ? { orderBy: request.orderBy } : {}),
+        ...(request.limit ? { limit: request.limit } : {}),
+      });
+    },
+    async 'capture.slowLogWindowPlan'(request) {
+      const { connection, server } = connections.get(request.connectionId);
+      return previewSlowLogWindow(
+        connection,
+        server,
+        request.longQueryTime === undefined ? {} : { longQueryTime: request.longQueryTime },
+      );
+    },
+    async 'capture.slowLogWindow'(request) {
+      const { connection, server, target } = connections.get(request.connectionId);
+      if (request.consent !== true) {
+        throw new AdvisorError('CONSENT_REQUIRED', 'Turning the slow log on needs explicit consent.');
+      }
+      const options = request.longQueryTime === undefined ? {} : { longQueryTime: request.longQueryTime };
+      const plan = await previewSlowLogWindow(connection, server, options);
+      const jobId = capture.startJob('capture.slowLogWindow', (signal, progress) =>
+        captureSlowLogWindow(target, server, connection, {
+          ...options,
+          consent: true,
+          seconds: request.seconds,
+          signal,
+          onProgress: (p) => progress({ totalMs: p.totalMs }),
+          ...(request.orderBy ? { orderBy: request.orderBy } : {}),
+          ...(request.limit ? { limit: request.limit } : {}),
+        }),
+      );
+      return { jobId, plan };
+    },
+    async 'digest.start'(request) {
+      const jobId = capture.startJob('digest', (signal, progress) =>
+        digestSlowLogFiles(request.paths, {
+          signal,
+          onProgress: (p) =>
+            progress({
+              bytesRead: p.bytesRead,
+              totalBytes: p.totalBytes,
+              events: p.events,
+              eventsPerSecond: p.eventsPerSecond,
+            }),
+          ...(request.orderBy ? { orderBy: request.orderBy } : {}),
+          ...(request.limit ? { limit: request.limit } : {}),
+        }),
+      );
+      return { jobId };
+    },
+    async 'job.status'(request) {
+      return capture.jobStatus(request.jobId);
+    },
+    async 'job.cancel'(request) {
+      return capture.cancelJob(request.jobId);
+    },
+  };
+}

@@ -1,0 +1,137 @@
+// API area: live capture (performance_schema digests, mysql.slow_log, slow-log windows) and slow-log file jobs.
+
+import { z } from 'zod';
+import type { DigestDelta, SlowLogWindowPlan } from '../../core/capture/index.js';
+import type { DigestResult } from '../../core/slowlog/index.js';
+
+const connectionId = z.string().min(1);
+const deltaOrder = z.enum([
+  'totalMs',
+  'count',
+  'avgMs',
+  'lockMs',
+  'rowsExamined',
+  'rowsSent',
+  'examinedPerSent',
+  'noIndexUsed',
+  'tmpDiskTables',
+  'errors',
+]);
+const orderBy = z.string().regex(/^[A-Za-z_]+:(?:sum|min|max|avg|cnt)$/);
+const cursorSchema = z.object({ position: z.number().int().min(0), anchor: z.string().nullable() });
+
+export const captureSnapshotSchema = z.object({
+  connectionId,
+  /** Row limit of the bounded snapshot query (default 10000). */
+  maxRows: z.number().int().positive().max(1_000_000).optional(),
+});
+
+export const captureDeltaSchema = z.object({
+  connectionId,
+  fromSnapshotId: z.string().min(1),
+  /** Omitted: take a new snapshot now. */
+  toSnapshotId: z.string().min(1).optional(),
+  orderBy: deltaOrder.optional(),
+  limit: z.number().int().positive().optional(),
+  maxRows: z.number().int().positive().max(1_000_000).optional(),
+});
+
+export const captureSlowLogTableSchema = z.object({
+  connectionId,
+  /** Continue after a previous read; omitted: from the first row. `fromEnd`: only rows written after now. */
+  cursor: cursorSchema.optional(),
+  fromEnd: z.boolean().optional(),
+  maxRows: z.number().int().positive().max(10_000_000).optional(),
+  orderBy: orderBy.optional(),
+  limit: z.number().int().positive().optional(),
+});
+
+export const captureWindowPlanSchema = z.object({
+  connectionId,
+  longQueryTime: z.number().min(0).max(3600).optional(),
+});
+
+export const captureSlowLogWindowSchema = z.object({
+  connectionId,
+  seconds: z.number().positive().max(86_400),
+  longQueryTime: z.number().min(0).max(3600).optional(),
+  /** The user saw the SQL of `capture.slowLogWindowPlan` and agreed. */
+  consent: z.literal(true),
+  orderBy: orderBy.optional(),
+  limit: z.number().int().positive().optional(),
+});
+
+export const digestStartSchema = z.object({
+  paths: z.array(z.string().min(1)).min(1),
+  orderBy: orderBy.optional(),
+  limit: z.number().int().positive().optional(),
+});
+
+export const jobRefSchema = z.object({ jobId: z.string().min(1) });
+
+export const captureSchemas = {
+  'capture.snapshot': captureSnapshotSchema,
+  'capture.delta': captureDeltaSchema,
+  'capture.slowLogTable': captureSlowLogTableSchema,
+  'capture.slowLogWindowPlan': captureWindowPlanSchema,
+  'capture.slowLogWindow': captureSlowLogWindowSchema,
+  'digest.start': digestStartSchema,
+  'job.status': jobRefSchema,
+  'job.cancel': jobRefSchema,
+} as const;
+
+/** A stored snapshot. */
+export interface CaptureSnapshotReply {
+  snapshotId: string;
+  takenAt: string;
+  rows: number;
+  truncated: boolean;
+}
+
+/** An incremental mysql.slow_log read. */
+export interface SlowLogTableReply extends DigestResult {
+  source: { table: 'mysql.slow_log'; rowsRead: number; ownRowsSkipped: number };
+  cursor: z.infer<typeof cursorSchema>;
+  reset: boolean;
+  complete: boolean;
+}
+
+/** Progress of a job; fields depend on the job kind. */
+export interface JobProgressReply {
+  elapsedMs: number;
+  bytesRead?: number;
+  totalBytes?: number;
+  events?: number;
+  eventsPerSecond?: number;
+  totalMs?: number;
+}
+
+/** `job.status`: `result` is a `SlowLogFileResult` (digest.start) or a `SlowLogTableReply` plus plan (slow-log window). */
+export interface JobStatusReply {
+  jobId: string;
+  kind: string;
+  state: 'running' | 'done' | 'failed' | 'cancelled';
+  progress: JobProgressReply;
+  result?: unknown;
+  error?: { code: string; message: string; hint?: string };
+}
+
+export interface CaptureApi {
+  /** Read the digest counters now (performance_schema must be ON). */
+  'capture.snapshot'(request: z.input<typeof captureSnapshotSchema>): Promise<CaptureSnapshotReply>;
+  /** What ran between two snapshots, ranked, with pt-query-digest fingerprints. */
+  'capture.delta'(request: z.input<typeof captureDeltaSchema>): Promise<DigestDelta>;
+  /** Read mysql.slow_log (log_output=TABLE) incrementally into pt-query-digest classes. */
+  'capture.slowLogTable'(request: z.input<typeof captureSlowLogTableSchema>): Promise<SlowLogTableReply>;
+  /** The exact SET GLOBAL statements a slow-log window would run and restore (changes nothing). */
+  'capture.slowLogWindowPlan'(request: z.input<typeof captureWindowPlanSchema>): Promise<SlowLogWindowPlan>;
+  /** With consent: turn the slow log on for `seconds`, restore, digest the window. A job. */
+  'capture.slowLogWindow'(
+    request: z.input<typeof captureSlowLogWindowSchema>,
+  ): Promise<{ jobId: string; plan: SlowLogWindowPlan }>;
+  /** Digest slow-log files in the background; poll `job.status` for progress. */
+  'digest.start'(request: z.input<typeof digestStartSchema>): Promise<{ jobId: string }>;
+  'job.status'(request: z.input<typeof jobRefSchema>): Promise<JobStatusReply>;
+  /** Cancel a job; a slow-log window ends early, restores the settings and is still digested. */
+  'job.cancel'(request: z.input<typeof jobRefSchema>): Promise<JobStatusReply>;
+}
