@@ -34,20 +34,38 @@ export function dialectFor(flavor: Flavor): 'MySQL' | 'MariaDB' {
   return flavor === 'mariadb' ? 'MariaDB' : 'MySQL';
 }
 
+function astify(sql: string, dialect: 'MySQL' | 'MariaDB'): AstNode | undefined {
+  const result = parserFor(dialect).astify(sql, {
+    database: dialect,
+    parseOptions: { includeLocations: true },
+  });
+  const ast = Array.isArray(result) ? result[0] : result;
+  return ast && typeof ast === 'object' ? (ast as AstNode) : undefined;
+}
+
 /**
  * Parse one statement. Positions in the AST (`loc`) are relative to `sql`.
  * A parse error is returned with its 1-based position and a short message.
+ *
+ * MariaDB: node-sql-parser's MariaDB grammar records no positions for binary expressions, CAST or
+ * CASE, so findings on them could not be placed. Statements are therefore parsed with the MySQL
+ * grammar first (the DML both servers share parses the same way, with positions), and with the
+ * MariaDB grammar only when the MySQL one rejects them (MariaDB-only syntax such as WAIT n).
  */
 export function parseStatement(sql: string, flavor: Flavor): ParseResult {
   const dialect = dialectFor(flavor);
+  if (dialect === 'MariaDB') {
+    try {
+      const ast = astify(sql, 'MySQL');
+      if (ast) return { ok: true, ast, dialect };
+    } catch {
+      // fall through to the MariaDB grammar
+    }
+  }
   try {
-    const result = parserFor(dialect).astify(sql, {
-      database: dialect,
-      parseOptions: { includeLocations: true },
-    });
-    const ast = Array.isArray(result) ? result[0] : result;
-    if (!ast || typeof ast !== 'object') return { ok: false, message: 'Empty statement', line: 1, column: 1 };
-    return { ok: true, ast: ast as AstNode, dialect };
+    const ast = astify(sql, dialect);
+    if (!ast) return { ok: false, message: 'Empty statement', line: 1, column: 1 };
+    return { ok: true, ast, dialect };
   } catch (error) {
     return { ok: false, ...describeParseError(error, sql) };
   }
