@@ -29,6 +29,10 @@ export const commands: Record<string, CommandEntry> = {
     summary: 'EXPLAIN statements as a plan tree, or parse pasted EXPLAIN output',
     load: () => explain,
   },
+  capture: {
+    summary: 'rank what ran on a live server over a window (performance_schema digests, slow_log table)',
+    load: async () => (await import('./commands/capture.js')).run,
+  },
   digest: {
     summary: 'group a slow query log by fingerprint (pt-query-digest compatible)',
     load: () => digest,

@@ -12,7 +12,8 @@
  *  - `user_host` (`app[app] @ localhost [127.0.0.1]`, the `# User@Host:` text) → `user`, `host`, `ip`;
  *  - `query_time` / `lock_time` (TIME(6)) → seconds with 6 decimals, as a log prints them;
  *  - `rows_sent`, `rows_examined`, `rows_affected` (MariaDB) → `Rows_*`; `db` → `db`;
- *  - `sql_text` (read as bytes) → `query`, one char per byte, so checksums equal the file's.
+ *  - `sql_text` (read as bytes) → `query`, one char per byte, so checksums equal the file's;
+ *    a bare command name (`Quit`) becomes `administrator command: Quit`, as in a file.
  * The table has no `log_slow_extra` fields, so tmp tables, sort passes… are not available.
  */
 import type { SlowLogEvent } from '../slowlog/parser.js';
@@ -35,6 +36,10 @@ export interface SlowLogTableRow {
   sqlText: string;
 }
 
+// COM_* commands the server writes to the table by name (`Quit`), and to a file as
+// `# administrator command: Quit;`.
+const ADMIN_COMMAND =
+  /^(?:Quit|Ping|Init DB|Field List|Refresh|Shutdown|Statistics|Processlist|Connect|Kill|Debug|Time|Change user|Binlog Dump|Table Dump|Connect Out|Register Slave|Prepare|Execute|Long Data|Close stmt|Reset stmt|Set option|Fetch|Daemon|Reset connection|Clone)$/;
 const USER_HOST = /^([^[]*?)\s*\[([^\]]*)\]\s*@\s*(\S*)\s*\[([^\]]*)\]/;
 const TIME = /^(-)?(\d+):(\d\d):(\d\d)(?:\.(\d{1,6}))?$/;
 
@@ -78,11 +83,12 @@ export function slowLogRowToEvent(row: SlowLogTableRow, position: number): SlowL
   properties.Rows_sent = row.rowsSent;
   properties.Rows_examined = row.rowsExamined;
   if (row.rowsAffected !== undefined) properties.Rows_affected = row.rowsAffected;
+  const admin = ADMIN_COMMAND.test(row.sqlText);
   return {
     offset: position,
     line: position,
-    query: row.sqlText,
-    admin: false,
+    query: admin ? `administrator command: ${row.sqlText}` : row.sqlText,
+    admin,
     properties,
   };
 }

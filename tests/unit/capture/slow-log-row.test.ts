@@ -60,6 +60,17 @@ describe('slowLogRowToEvent', () => {
     });
   });
 
+  it('turns command names into administrator commands, as a file has them', () => {
+    const quit = slowLogRowToEvent({ ...rows[0]!, sqlText: 'Quit' }, 3);
+    const select = slowLogRowToEvent({ ...rows[0]!, sqlText: 'Quit it' }, 4);
+    expect([quit.query, quit.admin, select.query, select.admin]).toEqual([
+      'administrator command: Quit',
+      true,
+      'Quit it',
+      false,
+    ]);
+  });
+
   it('converts TIME(6) values, including hours past 24', () => {
     expect(['00:00:01.5', '838:59:59.000000', '00:00:00', 'junk'].map(timeToSeconds)).toEqual([
       '1.500000',
