@@ -3,7 +3,7 @@
 import type { Flavor } from '../flavors/capabilities.js';
 import type { ColumnInfo, IndexInfo, TableInfo } from '../model/schema.js';
 import { columnRefs, functionArgs, functionName, isNode, spanOf } from '../sql/ast.js';
-import { parseStatement, printSql, type AstNode } from '../sql/parse.js';
+import { parseFragment, printSql, type AstNode } from '../sql/parse.js';
 import type { WrappedOperand } from '../rules/wrapping.js';
 import {
   declaredLength,
@@ -273,7 +273,7 @@ export function checkFunctionalKeyParts(spec: IndexSpec, flavor: Flavor = 'mysql
         `A ${spec.kind === 'primary' ? 'PRIMARY KEY' : spec.kind.toUpperCase() + (spec.kind === 'foreign' ? ' KEY' : '')} cannot have a functional key part.`,
       );
     if (part.prefixLength) problems.push('A functional key part cannot use a column prefix.');
-    const parsed = parseStatement(`SELECT ${part.expression}`, flavor);
+    const parsed = parseFragment(`SELECT ${part.expression}`, flavor);
     const columns = parsed.ok ? (parsed.ast.columns as { expr?: AstNode }[] | undefined) : undefined;
     const expr = columns?.[0]?.expr;
     if (!parsed.ok || !isNode(expr)) {

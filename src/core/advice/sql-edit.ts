@@ -9,7 +9,7 @@
 
 import type { Flavor } from '../flavors/capabilities.js';
 import { isNode, spanOf } from '../sql/ast.js';
-import { parseStatement, printSql, type AstNode } from '../sql/parse.js';
+import { parseFragment, printSql, type AstNode } from '../sql/parse.js';
 
 /** A deep copy of `root` where the node `target` (by identity) is replaced by `replacement`. */
 export function replaceNode(root: AstNode, target: AstNode, replacement: AstNode): AstNode {
@@ -114,7 +114,7 @@ export function editStatement(
     (compound && !isConjunct(ancestors)) || (inComparison && replacement.type === 'binary_expr')
       ? `(${printed})`
       : printed;
-  const check = parseStatement(`SELECT 1 FROM t WHERE ${text}`, flavor);
+  const check = parseFragment(`SELECT 1 FROM t WHERE ${text}`, flavor);
   const where = check.ok ? (check.ast.where as AstNode | undefined) : undefined;
   if (!where || printSql(where, flavor).replace(/^\((.*)\)$/s, '$1') !== printed.replace(/^\((.*)\)$/s, '$1'))
     return undefined;

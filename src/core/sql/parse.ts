@@ -71,6 +71,30 @@ export function parseStatement(sql: string, flavor: Flavor): ParseResult {
   }
 }
 
+const FRAGMENT_CACHE_SIZE = 2000;
+const fragmentCache = new Map<string, ParseResult>();
+
+/**
+ * Parse a small SQL fragment the advisor generates to check itself (a rewritten predicate, an index
+ * expression). node-sql-parser costs about 1–2 ms per call however small the input, and the same
+ * fragments recur across findings and re-analyses, so results are memoized (bounded, LRU). The
+ * result is shared: callers must not mutate it. User statements go through parseStatement, uncached.
+ */
+export function parseFragment(sql: string, flavor: Flavor): ParseResult {
+  const key = `${dialectFor(flavor)}\u0000${sql}`;
+  const cached = fragmentCache.get(key);
+  if (cached) {
+    fragmentCache.delete(key);
+    fragmentCache.set(key, cached);
+    return cached;
+  }
+  const result = parseStatement(sql, flavor);
+  fragmentCache.set(key, result);
+  if (fragmentCache.size > FRAGMENT_CACHE_SIZE)
+    fragmentCache.delete(fragmentCache.keys().next().value as string);
+  return result;
+}
+
 const STATEMENT_TYPES = new Set([
   'select',
   'insert',
