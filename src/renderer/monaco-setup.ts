@@ -14,6 +14,7 @@ import 'monaco-editor/features/codicon/register';
 import 'monaco-editor/features/hover/register';
 import 'monaco-editor/features/find/register';
 import 'monaco-editor/features/gotoError/register';
+import 'monaco-editor/features/codeAction/register';
 import 'monaco-editor/features/bracketMatching/register';
 import 'monaco-editor/features/clipboard/register';
 import 'monaco-editor/features/comment/register';

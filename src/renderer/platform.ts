@@ -11,6 +11,15 @@ export function analyzeShortcut(): string {
   return isMac() ? '⌘Enter' : 'Ctrl+Enter';
 }
 
+/** A shortcut for display: `Ctrl+E` / `⌘E`, `Shift+Ctrl+Enter` / `⇧⌘Enter`. */
+export function shortcutLabel(keys: { key: string; mod?: boolean; shift?: boolean }): string {
+  const mac = isMac();
+  const parts: string[] = [];
+  if (keys.shift) parts.push(mac ? '⇧' : 'Shift+');
+  if (keys.mod) parts.push(mac ? '⌘' : 'Ctrl+');
+  return parts.join('') + keys.key;
+}
+
 const darkQuery = '(prefers-color-scheme: dark)';
 
 /** Follows the OS light/dark setting live. */

@@ -8,8 +8,8 @@ export type OfflineFlavor = 'mysql' | 'mariadb';
 
 /** What analyses run against. */
 export type Session =
-  | { kind: 'live'; connectionId: string; label: string; server: ServerInfo }
-  | { kind: 'offline'; flavor: OfflineFlavor; version: string; schemaSql: string };
+  | { kind: 'live'; connectionId: string; label: string; server: ServerInfo; allowWhatIf: boolean }
+  | { kind: 'offline'; flavor: OfflineFlavor; version: string; schemaSql: string; demo?: boolean };
 
 /** Default offline versions, the servers the project tests against. */
 export const defaultVersions: Record<OfflineFlavor, string> = { mysql: '8.0.33', mariadb: '10.11' };
@@ -20,8 +20,20 @@ export function initialSession(): Session {
 }
 
 /** A live session from a successful `connection.open`. */
-export function liveSession(result: OpenResult): Session {
-  return { kind: 'live', connectionId: result.connectionId, label: result.label, server: result.server };
+export function liveSession(result: OpenResult, allowWhatIf = false): Session {
+  return {
+    kind: 'live',
+    connectionId: result.connectionId,
+    label: result.label,
+    server: result.server,
+    allowWhatIf,
+  };
+}
+
+/** The workspace profile of a session: the connection label, `offline`, or `demo` for Try it. */
+export function profileId(session: Session): string {
+  if (session.kind === 'live') return session.label;
+  return session.demo ? 'demo' : 'offline';
 }
 
 /** `MySQL`, `MariaDB`, `Percona Server`. */

@@ -12,7 +12,7 @@ type TlsMode = 'off' | 'required' | 'verify';
 export interface ConnectionDialogProps {
   api: AdvisorApi;
   session: Session;
-  onConnected(result: OpenResult): void;
+  onConnected(result: OpenResult, options: { allowWhatIf: boolean }): void;
   onOffline(session: Extract<Session, { kind: 'offline' }>): void;
   onClose(): void;
 }
@@ -29,6 +29,7 @@ export function ConnectionDialog({ api, session, onConnected, onOffline, onClose
   const [password, setPassword] = useState('');
   const [database, setDatabase] = useState('');
   const [tls, setTls] = useState<TlsMode>('off');
+  const [allowWhatIf, setAllowWhatIf] = useState(false);
   const [flavor, setFlavor] = useState<OfflineFlavor>(session.kind === 'offline' ? session.flavor : 'mysql');
   const [version, setVersion] = useState(
     session.kind === 'offline' ? session.version : defaultVersions.mysql,
@@ -60,7 +61,7 @@ export function ConnectionDialog({ api, session, onConnected, onOffline, onClose
     if (input === 'dsn') {
       if (!/^(mysql|mariadb):\/\//i.test(dsn.trim()))
         return 'Enter a DSN like mysql://user:password@host:3306/database.';
-      return { dsn: dsn.trim() };
+      return { dsn: dsn.trim(), ...(allowWhatIf ? { allowWhatIf } : {}) };
     }
     const portNumber = Number(port);
     if (!host.trim()) return 'Enter the server host, e.g. 127.0.0.1.';
@@ -74,6 +75,7 @@ export function ConnectionDialog({ api, session, onConnected, onOffline, onClose
       password,
       ...(database.trim() ? { database: database.trim() } : {}),
       tls,
+      ...(allowWhatIf ? { allowWhatIf } : {}),
     };
   }
 
@@ -93,7 +95,7 @@ export function ConnectionDialog({ api, session, onConnected, onOffline, onClose
         void api['connection.close']({ connectionId: result.connectionId }).catch(() => undefined);
         return;
       }
-      onConnected(result);
+      onConnected(result, { allowWhatIf });
     } catch (caught) {
       if (!cancelled.current) setError(toShownError(caught));
     } finally {
@@ -245,8 +247,24 @@ export function ConnectionDialog({ api, session, onConnected, onOffline, onClose
               </div>
             </div>
           )}
+          <label className="checkbox-row">
+            <input
+              type="checkbox"
+              checked={allowWhatIf}
+              onChange={(event) => setAllowWhatIf(event.target.checked)}
+              data-testid="allow-what-if"
+            />
+            <span>
+              Allow what-if indexes (sandbox)
+              <small>
+                Lets “Verify” build a suggested index (INVISIBLE on MySQL 8), run EXPLAIN and drop it, each
+                time after you confirm. Never on production.
+              </small>
+            </span>
+          </label>
           <p className="dialog__note">
-            Read-only: Sargable reads the schema and server settings; it never changes your data.
+            Read-only: Sargable reads the schema and server settings; it never changes your data unless you
+            confirm the exact SQL first.
           </p>
           {error && <ErrorBox error={error} testId="connection-error" />}
           <footer className="dialog__footer">

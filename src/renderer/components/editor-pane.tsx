@@ -4,14 +4,14 @@ import { SqlEditor, type EditorEvents } from '../sql-editor.js';
 
 /** Props of {@link EditorPane}. */
 export interface EditorPaneProps {
-  initialText: string;
+  initialTab: { id: string; text: string };
   dark: boolean;
   events: EditorEvents;
   onReady(editor: SqlEditor | null): void;
 }
 
 /** The editor area; the Monaco instance lives as long as the pane. */
-export function EditorPane({ initialText, dark, events, onReady }: EditorPaneProps) {
+export function EditorPane({ initialTab, dark, events, onReady }: EditorPaneProps) {
   const container = useRef<HTMLDivElement>(null);
   const editor = useRef<SqlEditor | null>(null);
   // Latest callbacks without re-creating the editor.
@@ -20,8 +20,12 @@ export function EditorPane({ initialText, dark, events, onReady }: EditorPanePro
 
   useEffect(() => {
     if (!container.current) return;
-    const instance = new SqlEditor(container.current, initialText, dark, {
+    const instance = new SqlEditor(container.current, initialTab, dark, {
       onAnalyze: () => latest.current.onAnalyze(),
+      onAnalyzeAll: () => latest.current.onAnalyzeAll(),
+      onExplain: () => latest.current.onExplain(),
+      onNextFinding: (direction) => latest.current.onNextFinding(direction),
+      onPalette: () => latest.current.onPalette(),
       onEdit: () => latest.current.onEdit(),
       onCursor: (line, column) => latest.current.onCursor(line, column),
     });

@@ -1,6 +1,7 @@
 // The Findings panel: one row per finding or parse error; click reveals it in the editor; suggestions with DDL.
-import { useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { Finding, Severity, Suggestion } from '../../core/model/report.js';
+import type { WhatIfReply } from '../../shared/api/explain.js';
 import { copyText } from '../platform.js';
 import { findingTarget, itemSeverity, type ReportItem } from '../report-items.js';
 
@@ -15,6 +16,23 @@ export interface FindingsPanelProps {
   liveKeys: Set<string>;
   shortcut: string;
   onReveal(key: string): void;
+  /** The row to highlight and scroll to (F8, or a plan node's link). */
+  selectedKey?: string | null;
+  /** Suggestion actions; omitted in contexts without them. */
+  actions?: SuggestionActions;
+}
+
+/** What a suggestion can do from the panel. */
+export interface SuggestionActions {
+  /** Why Verify is unavailable (no connection, no sandbox flag), or null when it is available. */
+  verifyBlocked: string | null;
+  onVerify(itemKey: string, suggestionIndex: number): void;
+  /** What-if results by `itemKey#suggestionIndex`. */
+  verifications: Readonly<Record<string, WhatIfReply>>;
+  onApplyRewrite(itemKey: string, rewrittenSql: string): void;
+  /** Null when the workspace API is unavailable. */
+  onAccept: ((itemKey: string, suggestionIndex: number) => void) | null;
+  accepted: ReadonlySet<string>;
 }
 
 const severityLabel: Record<Severity, string> = { error: 'Error', warning: 'Warning', info: 'Info' };
@@ -51,16 +69,32 @@ export function SeverityIcon({ severity }: { severity: Severity }) {
 }
 
 /** The list of findings and parse errors, or an empty state that says what to do. */
-export function FindingsPanel({ items, analyzed, stale, liveKeys, shortcut, onReveal }: FindingsPanelProps) {
+export function FindingsPanel({
+  items,
+  analyzed,
+  stale,
+  liveKeys,
+  shortcut,
+  onReveal,
+  selectedKey,
+  actions,
+}: FindingsPanelProps) {
+  const list = useRef<HTMLUListElement>(null);
+  useEffect(() => {
+    if (!selectedKey) return;
+    const row = list.current?.querySelector<HTMLElement>(`[data-key="${CSS.escape(selectedKey)}"]`);
+    row?.scrollIntoView({ block: 'nearest' });
+  }, [selectedKey]);
   if (!analyzed) {
     return (
       <div className="empty-state" data-testid="findings-empty">
         <p className="empty-state__title">
-          Press <kbd>{shortcut}</kbd> to analyze
+          Press <kbd>{shortcut}</kbd> to analyze the statement at the cursor
         </p>
         <p>
           Findings appear here and are underlined in the editor. Connect to a server for live schema and
-          settings, or work offline with CREATE TABLE statements.
+          settings, work offline with CREATE TABLE statements, or choose <strong>Try it</strong> in the
+          toolbar for a demo that needs no server.
         </p>
       </div>
     );
@@ -80,14 +114,16 @@ export function FindingsPanel({ items, analyzed, stale, liveKeys, shortcut, onRe
           The SQL changed since this analysis. Press <kbd>{shortcut}</kbd> to refresh.
         </p>
       )}
-      <ul className="findings__list" aria-label="Findings" onKeyDown={moveFocus}>
+      <ul className="findings__list" aria-label="Findings" onKeyDown={moveFocus} ref={list}>
         {items.map((item) => (
           <FindingRow
             key={item.key}
             item={item}
-            expanded={items.length <= 3}
+            expanded={items.length <= 3 || item.key === selectedKey}
+            selected={item.key === selectedKey}
             outdated={stale && !liveKeys.has(item.key)}
             onReveal={() => onReveal(item.key)}
+            actions={actions}
           />
         ))}
       </ul>
@@ -117,20 +153,26 @@ function moveFocus(event: KeyboardEvent<HTMLUListElement>) {
 function FindingRow({
   item,
   expanded,
+  selected,
   outdated,
   onReveal,
+  actions,
 }: {
   item: ReportItem;
   expanded: boolean;
+  selected: boolean;
   outdated: boolean;
   onReveal(): void;
+  actions: SuggestionActions | undefined;
 }) {
   const severity = itemSeverity(item);
   const position = item.kind === 'finding' ? item.finding : item.error;
   return (
     <li
-      className={`finding finding--${severity}${outdated ? ' finding--outdated' : ''}`}
+      className={`finding finding--${severity}${outdated ? ' finding--outdated' : ''}${selected ? ' is-selected' : ''}`}
       data-testid={item.kind === 'finding' ? 'finding' : 'parse-error'}
+      data-key={item.key}
+      aria-current={selected ? 'true' : undefined}
       data-rule={item.kind === 'finding' ? item.finding.rule : undefined}
     >
       <button
@@ -150,12 +192,24 @@ function FindingRow({
           Ln {position.line}, Col {position.column}
         </span>
       </button>
-      {item.kind === 'finding' && <FindingDetails finding={item.finding} expanded={expanded} />}
+      {item.kind === 'finding' && (
+        <FindingDetails itemKey={item.key} finding={item.finding} expanded={expanded} actions={actions} />
+      )}
     </li>
   );
 }
 
-function FindingDetails({ finding, expanded }: { finding: Finding; expanded: boolean }) {
+function FindingDetails({
+  itemKey,
+  finding,
+  expanded,
+  actions,
+}: {
+  itemKey: string;
+  finding: Finding;
+  expanded: boolean;
+  actions: SuggestionActions | undefined;
+}) {
   const target = findingTarget(finding);
   return (
     <div className="finding__details">
@@ -181,14 +235,28 @@ function FindingDetails({ finding, expanded }: { finding: Finding; expanded: boo
           ))}
         </ul>
       )}
+      {finding.predictedError && (
+        <p className="finding__predicted" data-testid="finding-predicted">
+          Predicted: ERROR {finding.predictedError.code} ({finding.predictedError.sqlState}){' '}
+          {finding.predictedError.message}
+          {finding.predictedError.warningOnly ? ' — a warning only' : ''}
+        </p>
+      )}
       {finding.suggestions.length > 0 && (
-        <details className="suggestions-toggle" open={expanded}>
+        <details className="suggestions-toggle" open={expanded || undefined}>
           <summary>
             {finding.suggestions.length === 1 ? '1 suggestion' : `${finding.suggestions.length} suggestions`}
           </summary>
           <ol className="suggestions" aria-label="Suggestions">
             {finding.suggestions.map((suggestion, index) => (
-              <SuggestionView key={index} suggestion={suggestion} />
+              <SuggestionView
+                key={index}
+                suggestion={suggestion}
+                itemKey={itemKey}
+                index={index}
+                canVerify={finding.table !== null}
+                actions={actions}
+              />
             ))}
           </ol>
         </details>
@@ -204,9 +272,24 @@ const kindLabel: Record<Suggestion['kind'], string> = {
   index: 'Index',
 };
 
-function SuggestionView({ suggestion }: { suggestion: Suggestion }) {
+function SuggestionView({
+  suggestion,
+  itemKey,
+  index,
+  canVerify,
+  actions,
+}: {
+  suggestion: Suggestion;
+  itemKey: string;
+  index: number;
+  canVerify: boolean;
+  actions: SuggestionActions | undefined;
+}) {
+  const id = `${itemKey}#${index}`;
+  const verification = actions?.verifications[id];
+  const verifiable = canVerify && suggestion.ddl.length > 0 && suggestion.kind !== 'rewrite';
   return (
-    <li className="suggestion" data-testid="suggestion">
+    <li className="suggestion" data-testid="suggestion" data-kind={suggestion.kind}>
       <div className="suggestion__head">
         <span className="suggestion__kind">{kindLabel[suggestion.kind] ?? suggestion.kind}</span>
         <span
@@ -219,8 +302,59 @@ function SuggestionView({ suggestion }: { suggestion: Suggestion }) {
         >
           {suggestion.equivalent ? 'equivalent' : 'not equivalent'}
         </span>
-        {suggestion.verification !== undefined && <span className="badge badge--ok">verified</span>}
+        {(suggestion.verification !== undefined || verification) && (
+          <span
+            className={`badge ${verification?.verdict === 'worse' ? 'badge--caution' : 'badge--ok'}`}
+            data-testid="suggestion-verified"
+            title="EXPLAIN before/after ran on the server with this index"
+          >
+            verified{verification ? `: ${verification.verdict}` : ''}
+          </span>
+        )}
+        {actions?.accepted.has(id) && <span className="badge badge--ok">in export</span>}
+        <span className="suggestion__actions">
+          {actions && suggestion.rewrittenSql && (
+            <button
+              type="button"
+              className="button button--small"
+              onClick={() => actions.onApplyRewrite(itemKey, suggestion.rewrittenSql ?? '')}
+              title="Replace the statement in the editor with this rewrite (Ctrl+. in the editor)"
+              data-testid="apply-rewrite"
+            >
+              Apply to editor
+            </button>
+          )}
+          {actions && verifiable && (
+            <button
+              type="button"
+              className="button button--small"
+              aria-disabled={actions.verifyBlocked ? true : undefined}
+              title={
+                actions.verifyBlocked ??
+                'Build the index invisibly or on the sandbox, compare EXPLAIN, drop it'
+              }
+              onClick={() => {
+                if (!actions.verifyBlocked) actions.onVerify(itemKey, index);
+              }}
+              data-testid="verify"
+            >
+              Verify…
+            </button>
+          )}
+          {actions?.onAccept && suggestion.ddl.length > 0 && !actions.accepted.has(id) && (
+            <button
+              type="button"
+              className="button button--small"
+              onClick={() => actions.onAccept?.(itemKey, index)}
+              title="Accept this change into the workspace (Export panel)"
+              data-testid="accept"
+            >
+              Accept
+            </button>
+          )}
+        </span>
       </div>
+
       {suggestion.ddl.length > 0 && <CodeBlock label="DDL" code={suggestion.ddl.join('\n')} />}
       {suggestion.rewrittenSql && <CodeBlock label="Rewritten SQL" code={suggestion.rewrittenSql} />}
       {suggestion.notes.length > 0 && (

@@ -31,6 +31,20 @@ export function StatusBar({ session, cursor, summary }: StatusBarProps) {
       >
         read-only
       </span>
+      {session.kind === 'live' && session.allowWhatIf && (
+        <span
+          className="badge badge--caution"
+          data-testid="what-if-badge"
+          title="This connection may build what-if indexes after each confirmation (opened as a sandbox)."
+        >
+          what-if allowed
+        </span>
+      )}
+      {session.kind === 'offline' && session.demo && (
+        <span className="badge badge--ok" title="The Try it demo: the seeds' schema, offline">
+          demo
+        </span>
+      )}
       <span className="status-bar__spacer" />
       {summary && <span className="status-bar__muted">{summary}</span>}
       <span className="status-bar__muted">

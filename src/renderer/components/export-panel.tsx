@@ -1,0 +1,231 @@
+// The Export panel: accepted changes grouped by table with toggles, and a read-only preview of the script and rollback.
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { AdvisorApi } from '../../shared/api.js';
+import type { WorkspaceItem } from '../../core/workspace/index.js';
+import { copyText } from '../platform.js';
+import { CodeView } from './code-view.js';
+import { ErrorBox, toShownError, type ShownError } from './error-box.js';
+
+/** Props of {@link ExportPanel}. */
+export interface ExportPanelProps {
+  api: AdvisorApi;
+  profileId: string;
+  flavor: 'mysql' | 'mariadb' | 'percona';
+  version: string;
+  connectionId: string | null;
+  dark: boolean;
+  /** Bumped when the workspace changed elsewhere (Accept in Findings). */
+  revision: number;
+}
+
+type Variant = 'sql' | 'pt-osc' | 'gh-ost';
+
+/** Accepted items by table; toggles accept/dismiss; preview of the script or its rollback. */
+export function ExportPanel({
+  api,
+  profileId,
+  flavor,
+  version,
+  connectionId,
+  dark,
+  revision,
+}: ExportPanelProps) {
+  const [items, setItems] = useState<WorkspaceItem[] | null>(null);
+  const [path, setPath] = useState('');
+  const [variant, setVariant] = useState<Variant>('sql');
+  const [rollback, setRollback] = useState(false);
+  const [script, setScript] = useState<{ text: string; warnings: string[] } | null>(null);
+  const [error, setError] = useState<ShownError | null>(null);
+  const [copied, setCopied] = useState(false);
+
+  const refresh = useCallback(async () => {
+    try {
+      const reply = await api['workspace.get']({ profileId });
+      setItems(reply.workspace.items);
+      setPath(reply.path);
+      setError(null);
+    } catch (caught) {
+      setError(toShownError(caught));
+    }
+  }, [api, profileId]);
+
+  useEffect(() => {
+    void refresh();
+  }, [refresh, revision]);
+
+  const acceptedCount = items?.filter((item) => item.status === 'accepted').length ?? 0;
+  useEffect(() => {
+    if (items === null) return;
+    let live = true;
+    api['export.preview']({
+      profileId,
+      flavor,
+      version,
+      variant,
+      rollback,
+      ...(connectionId ? { connectionId } : {}),
+    }).then(
+      (reply) => live && setScript({ text: reply.script.text, warnings: reply.script.warnings }),
+      (caught: unknown) => live && setError(toShownError(caught)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, profileId, flavor, version, variant, rollback, connectionId, items]);
+
+  const byTable = useMemo(() => {
+    const groups = new Map<string, WorkspaceItem[]>();
+    for (const item of items ?? []) {
+      if (item.suggestion.ddl.length === 0) continue;
+      const list = groups.get(item.table) ?? [];
+      list.push(item);
+      groups.set(item.table, list);
+    }
+    return [...groups.entries()].sort(([a], [b]) => a.localeCompare(b));
+  }, [items]);
+
+  async function toggle(item: WorkspaceItem, on: boolean) {
+    try {
+      const reply = on
+        ? await api['workspace.accept']({ profileId, itemId: item.id })
+        : await api['workspace.dismiss']({
+            profileId,
+            itemId: item.id,
+            reason: 'Excluded in the Export panel',
+          });
+      setItems(reply.workspace.items);
+    } catch (caught) {
+      setError(toShownError(caught));
+    }
+  }
+
+  function save() {
+    if (!script) return;
+    const blob = new Blob([script.text], { type: 'application/sql' });
+    const url = URL.createObjectURL(blob);
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = `sargable-${rollback ? 'rollback' : variant}-${profileId.replace(/[^\w.-]+/g, '_')}.${variant === 'sql' ? 'sql' : 'sh'}`;
+    document.body.append(link);
+    link.click();
+    link.remove();
+    window.setTimeout(() => URL.revokeObjectURL(url), 1000);
+  }
+
+  if (items !== null && byTable.length === 0) {
+    return (
+      <div className="empty-state" data-testid="export-empty">
+        {error && <ErrorBox error={error} testId="export-error" />}
+        <p className="empty-state__title">Nothing to export yet</p>
+        <p>
+          Analyze a query, then choose <strong>Accept</strong> on an index suggestion in Findings. Accepted
+          changes are combined here into one ALTER TABLE per table, with a rollback script.
+        </p>
+      </div>
+    );
+  }
+
+  return (
+    <div className="export" data-testid="export-panel-body">
+      <aside className="export__items" aria-label="Changes">
+        <p className="export__summary">
+          {acceptedCount} of {byTable.reduce((sum, [, list]) => sum + list.length, 0)} changes included
+        </p>
+        {byTable.map(([table, list]) => (
+          <fieldset key={table} className="export__table" data-testid="export-table">
+            <legend>{table}</legend>
+            {list.map((item) => (
+              <label key={item.id} className="export__item" title={item.suggestion.ddl.join('\n')}>
+                <input
+                  type="checkbox"
+                  checked={item.status === 'accepted'}
+                  onChange={(event) => void toggle(item, event.target.checked)}
+                  data-testid="export-toggle"
+                />
+                <span>
+                  <strong>{item.suggestion.indexName ?? item.suggestion.kind}</strong>
+                  <span className="export__kind">{item.suggestion.kind}</span>
+                  {item.verification && <span className="badge badge--ok">verified</span>}
+                </span>
+              </label>
+            ))}
+          </fieldset>
+        ))}
+        {path && (
+          <p className="export__path" title={path}>
+            Saved automatically in the workspace file.
+          </p>
+        )}
+      </aside>
+      <section className="export__preview" aria-label="Script preview">
+        <div className="export__toolbar">
+          <div className="segmented segmented--small" role="tablist" aria-label="Script">
+            <button
+              type="button"
+              role="tab"
+              aria-selected={!rollback}
+              className={!rollback ? 'is-active' : ''}
+              onClick={() => setRollback(false)}
+            >
+              Script
+            </button>
+            <button
+              type="button"
+              role="tab"
+              aria-selected={rollback}
+              className={rollback ? 'is-active' : ''}
+              onClick={() => setRollback(true)}
+              data-testid="export-rollback"
+            >
+              Rollback
+            </button>
+          </div>
+          <select
+            aria-label="Variant"
+            value={variant}
+            onChange={(event) => setVariant(event.target.value as Variant)}
+          >
+            <option value="sql">SQL script</option>
+            <option value="pt-osc">pt-online-schema-change</option>
+            <option value="gh-ost">gh-ost</option>
+          </select>
+          <span className="toolbar__spacer" />
+          <button
+            type="button"
+            className="button button--small"
+            disabled={!script}
+            onClick={() =>
+              void copyText(script?.text ?? '').then(() => {
+                setCopied(true);
+                window.setTimeout(() => setCopied(false), 1500);
+              })
+            }
+            data-testid="export-copy"
+          >
+            {copied ? 'Copied' : 'Copy'}
+          </button>
+          <button
+            type="button"
+            className="button button--small"
+            disabled={!script}
+            onClick={save}
+            data-testid="export-save"
+          >
+            Save as…
+          </button>
+        </div>
+        {error && <ErrorBox error={error} testId="export-error" />}
+        {script?.warnings.map((warning) => (
+          <p key={warning} className="export__warning" role="note">
+            ⚠ {warning}
+          </p>
+        ))}
+        <CodeView
+          text={script?.text ?? '-- Loading…'}
+          dark={dark}
+          label={rollback ? 'Rollback script' : 'Export script'}
+        />
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,400 @@
+// The Locks panel: polling (pausable, adjustable), the blocking tree, details with rewrites (copy) and kill behind a confirmation.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { AdvisorApi } from '../../shared/api.js';
+import type { LockSnapshot, LockWaitView } from '../../core/locks/snapshot.js';
+import type { BlockingNode } from '../../core/locks/tree.js';
+import type { TxnInfo } from '../../core/locks/types.js';
+import { copyText } from '../platform.js';
+import { ErrorBox, toShownError, type ShownError } from './error-box.js';
+import { ConfirmDialog } from './modal.js';
+
+/** Poll intervals offered, in seconds. */
+export const pollIntervals = [1, 2, 5, 10, 30] as const;
+
+/** Props of {@link LocksPanel}. */
+export interface LocksPanelProps {
+  api: AdvisorApi;
+  connectionId: string | null;
+}
+
+type Kill = { txn: TxnInfo; scope: 'query' | 'connection' };
+
+/** Live lock view; polls while mounted and not paused. */
+export function LocksPanel({ api, connectionId }: LocksPanelProps) {
+  const [snapshot, setSnapshot] = useState<LockSnapshot | null>(null);
+  const [error, setError] = useState<ShownError | null>(null);
+  const [paused, setPaused] = useState(false);
+  const [interval, setIntervalSeconds] = useState<number>(2);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [kill, setKill] = useState<Kill | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const inFlight = useRef(false);
+
+  const poll = useCallback(async () => {
+    if (!connectionId || inFlight.current) return;
+    inFlight.current = true;
+    try {
+      setSnapshot(await api['locks.poll']({ connectionId, lockCounts: true }));
+      setError(null);
+    } catch (caught) {
+      setError(toShownError(caught));
+    } finally {
+      inFlight.current = false;
+    }
+  }, [api, connectionId]);
+
+  useEffect(() => {
+    if (!connectionId || paused) return;
+    void poll();
+    const timer = window.setInterval(() => void poll(), interval * 1000);
+    return () => window.clearInterval(timer);
+  }, [connectionId, paused, interval, poll]);
+
+  if (!connectionId) {
+    return (
+      <div className="empty-state" data-testid="locks-offline">
+        <p className="empty-state__title">Connect to a server to see lock waits</p>
+        <p>
+          The Locks panel shows who blocks whom, on which rows, and NOWAIT / SKIP LOCKED rewrites for the
+          waiting statement. It only reads performance_schema and information_schema.
+        </p>
+      </div>
+    );
+  }
+
+  const waits = snapshot?.waits ?? [];
+  const selectedWaits = waits.filter((wait) => wait.waiting.trxId === selected);
+  const selectedTxn =
+    selectedWaits[0]?.waiting ??
+    waits.find((wait) => wait.blocking.trxId === selected)?.blocking ??
+    findTxn(snapshot?.roots ?? [], selected);
+
+  async function runKill(target: Kill) {
+    setKill(null);
+    if (target.txn.threadId === null || !connectionId) return;
+    try {
+      await api['locks.kill']({
+        connectionId,
+        threadId: target.txn.threadId,
+        scope: target.scope,
+        confirmed: true,
+      });
+      setNotice(`KILL ${target.scope.toUpperCase()} ${target.txn.threadId} sent.`);
+      void poll();
+    } catch (caught) {
+      setError(toShownError(caught));
+    }
+  }
+
+  return (
+    <div className="locks" data-testid="locks-panel-body">
+      <div className="plan__toolbar" role="toolbar" aria-label="Polling">
+        <button
+          type="button"
+          className="button button--small"
+          onClick={() => setPaused((value) => !value)}
+          aria-pressed={paused}
+          data-testid="locks-pause"
+        >
+          {paused ? 'Resume' : 'Pause'}
+        </button>
+        <label className="locks__interval">
+          every
+          <select
+            aria-label="Poll interval"
+            value={interval}
+            onChange={(event) => setIntervalSeconds(Number(event.target.value))}
+            data-testid="locks-interval"
+          >
+            {pollIntervals.map((seconds) => (
+              <option key={seconds} value={seconds}>
+                {seconds} s
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" className="button button--small" onClick={() => void poll()}>
+          Poll now
+        </button>
+        <span className="status-bar__muted" data-testid="locks-status">
+          {paused ? 'paused' : 'live'}
+          {snapshot &&
+            ` · ${snapshot.source} · ${new Date(snapshot.takenAt).toLocaleTimeString()} · ${Math.round(snapshot.elapsedMs)} ms`}
+        </span>
+      </div>
+      {error && (
+        <div className="panels__error">
+          <ErrorBox error={error} testId="locks-error" />
+        </div>
+      )}
+      {notice && (
+        <p className="locks__notice" role="status">
+          {notice}
+        </p>
+      )}
+      {snapshot?.problems.map((problem) => (
+        <p
+          key={problem.area + problem.message}
+          className="modes__risk"
+          role="note"
+          data-testid="locks-problem"
+        >
+          ⚠ {problem.message} <code>{problem.fix}</code>
+        </p>
+      ))}
+      {snapshot && snapshot.roots.length === 0 && snapshot.metadataWaits.length === 0 && (
+        <div className="empty-state" data-testid="locks-none">
+          <p className="empty-state__title">No lock waits right now</p>
+          <p>Sessions waiting for row or metadata locks appear here within one poll.</p>
+        </div>
+      )}
+      {snapshot && snapshot.roots.length > 0 && (
+        <div className="locks__body">
+          <ul className="locks__tree" role="tree" aria-label="Blocking tree" data-testid="locks-tree">
+            {snapshot.roots.map((root) => (
+              <LockNode key={root.txn.trxId} node={root} selected={selected} onSelect={setSelected} />
+            ))}
+          </ul>
+          <section className="locks__details" aria-label="Details" data-testid="locks-details">
+            {selectedTxn ? (
+              <TxnDetails
+                txn={selectedTxn}
+                waits={selectedWaits}
+                onKill={(scope) => setKill({ txn: selectedTxn, scope })}
+              />
+            ) : (
+              <p className="empty-state__hint">
+                Select a session in the tree to see its locks, statement and rewrites.
+              </p>
+            )}
+          </section>
+        </div>
+      )}
+      {snapshot && snapshot.metadataWaits.length > 0 && (
+        <section className="locks__section" aria-label="Metadata lock waits">
+          <h3>Metadata lock waits</h3>
+          <table className="data-table">
+            <tbody>
+              {snapshot.metadataWaits.map((wait) => (
+                <tr key={wait.threadId}>
+                  <td>thread {wait.threadId}</td>
+                  <td>
+                    {wait.schema}.{wait.table}
+                  </td>
+                  <td>
+                    <code className="data-table__sql">{wait.statement}</code>
+                  </td>
+                  <td>
+                    held by{' '}
+                    {wait.holders.map((holder) => `thread ${holder.threadId ?? '?'}`).join(', ') || 'unknown'}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
+      {snapshot && snapshot.deadlocks.length > 0 && (
+        <section className="locks__section" aria-label="Deadlocks">
+          <h3>
+            Latest deadlock{snapshot.deadlocks[0]?.detectedAt ? ` (${snapshot.deadlocks[0].detectedAt})` : ''}
+          </h3>
+          <p className="empty-state__hint">
+            {snapshot.deadlocks[0]?.transactions.length} transactions; victim{' '}
+            {snapshot.deadlocks[0]?.victimTrxId ?? 'unknown'}.
+          </p>
+        </section>
+      )}
+      {kill && (
+        <ConfirmDialog
+          testId="kill-confirm"
+          title={`KILL ${kill.scope.toUpperCase()} ${kill.txn.threadId ?? ''}?`}
+          danger
+          message={
+            <>
+              <p>
+                This stops <strong>thread {kill.txn.threadId}</strong> of{' '}
+                <strong>
+                  {kill.txn.user ?? 'unknown user'}@{kill.txn.host ?? '?'}
+                </strong>
+                {kill.scope === 'connection'
+                  ? ': the connection closes and its open transaction is rolled back.'
+                  : ': its running statement is aborted; the transaction and its locks stay.'}
+              </p>
+              <p>Statement:</p>
+            </>
+          }
+          sql={kill.txn.statement ?? '(no statement known)'}
+          confirmLabel={`KILL ${kill.scope.toUpperCase()} ${kill.txn.threadId ?? ''}`}
+          onClose={() => setKill(null)}
+          onConfirm={() => void runKill(kill)}
+        />
+      )}
+    </div>
+  );
+}
+
+function findTxn(nodes: readonly BlockingNode[], trxId: string | null): TxnInfo | undefined {
+  for (const node of nodes) {
+    if (node.txn.trxId === trxId) return node.txn;
+    const found = findTxn(node.children, trxId);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function LockNode({
+  node,
+  selected,
+  onSelect,
+}: {
+  node: BlockingNode;
+  selected: string | null;
+  onSelect(trxId: string): void;
+}) {
+  const txn = node.txn;
+  return (
+    <li
+      role="treeitem"
+      aria-level={node.depth + 1}
+      aria-selected={selected === txn.trxId}
+      className="locks__item"
+    >
+      <button
+        type="button"
+        className={`locks__node${node.depth === 0 ? ' locks__node--root' : ''}${selected === txn.trxId ? ' is-selected' : ''}`}
+        onClick={() => onSelect(txn.trxId)}
+        data-testid="locks-node"
+        data-depth={node.depth}
+      >
+        <span className={`badge ${node.depth === 0 ? 'badge--error' : 'badge--caution'}`}>
+          {node.depth === 0
+            ? `root blocker · blocks ${node.blockedCount}`
+            : `waits ${node.waitSeconds ?? '?'} s`}
+        </span>
+        <span className="locks__who">
+          thread {txn.threadId ?? '?'} · {txn.user ?? '?'}@{txn.host ?? '?'}
+        </span>
+        <code className="locks__statement">{txn.statement ?? '(idle in transaction)'}</code>
+        {node.inCycle && <span className="badge badge--error">cycle</span>}
+      </button>
+      {node.children.length > 0 && (
+        <ul role="group" className="plan-tree__children">
+          {node.children.map((child) => (
+            <LockNode
+              key={`${child.txn.trxId}-${child.depth}`}
+              node={child}
+              selected={selected}
+              onSelect={onSelect}
+            />
+          ))}
+        </ul>
+      )}
+    </li>
+  );
+}
+
+function TxnDetails({
+  txn,
+  waits,
+  onKill,
+}: {
+  txn: TxnInfo;
+  waits: LockWaitView[];
+  onKill(scope: 'query' | 'connection'): void;
+}) {
+  return (
+    <div>
+      <dl className="about">
+        <dt>Thread</dt>
+        <dd>{txn.threadId ?? 'unknown'}</dd>
+        <dt>User</dt>
+        <dd>
+          {txn.user ?? '?'}@{txn.host ?? '?'}
+        </dd>
+        <dt>Transaction</dt>
+        <dd>
+          {txn.trxId} · {txn.trxAgeSeconds ?? '?'} s old · {txn.rowsLocked ?? '?'} rows locked ·{' '}
+          {txn.rowsModified ?? '?'} modified
+        </dd>
+        <dt>{txn.statementSource === 'last' ? 'Last statement' : 'Statement'}</dt>
+        <dd>
+          <code>{txn.statement ?? '(unknown)'}</code>
+        </dd>
+      </dl>
+      {waits.map((wait, index) => (
+        <div key={index} className="locks__wait">
+          <p>
+            Waits {wait.waitSeconds ?? '?'} s for <strong>{wait.lock.mode}</strong> on{' '}
+            <code>
+              {wait.lock.table}
+              {wait.lock.index ? `.${wait.lock.index}` : ''}
+            </code>
+            {wait.lock.lockData && (
+              <>
+                {' '}
+                record{' '}
+                <code>
+                  {wait.lock.values
+                    ?.map((value) => `${value.column ?? '?'}=${value.value ?? value.raw}`)
+                    .join(', ') ?? wait.lock.lockData}
+                </code>
+              </>
+            )}{' '}
+            held by thread {wait.blocking.threadId ?? '?'}.
+          </p>
+          {wait.rewrites.map((rewrite) => (
+            <figure key={rewrite.kind} className="code-block" data-testid="locks-rewrite">
+              <figcaption className="code-block__head">
+                <span>
+                  {rewrite.kind}
+                  {!rewrite.recommended && (
+                    <span className="badge badge--caution">not for this statement</span>
+                  )}
+                </span>
+                <button
+                  type="button"
+                  className="button button--small"
+                  onClick={() => void copyText(rewrite.sql)}
+                  aria-label={`Copy ${rewrite.kind}`}
+                >
+                  Copy
+                </button>
+              </figcaption>
+              <pre>
+                <code>{rewrite.sql}</code>
+              </pre>
+              {rewrite.notes.length > 0 && (
+                <ul className="suggestion__notes">
+                  {rewrite.notes.map((note) => (
+                    <li key={note}>{note}</li>
+                  ))}
+                </ul>
+              )}
+            </figure>
+          ))}
+        </div>
+      ))}
+      {txn.threadId !== null && (
+        <div className="locks__kill">
+          <button
+            type="button"
+            className="button button--small"
+            onClick={() => onKill('query')}
+            data-testid="kill-query"
+          >
+            Kill query…
+          </button>
+          <button
+            type="button"
+            className="button button--small button--danger"
+            onClick={() => onKill('connection')}
+            data-testid="kill-connection"
+          >
+            Kill connection…
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

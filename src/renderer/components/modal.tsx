@@ -1,0 +1,207 @@
+// Modal building blocks on the native <dialog> (focus trap, Escape), plus the confirmation, paste and About dialogs.
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import type { AppInfo } from '../../shared/api.js';
+import { ErrorBox, type ShownError } from './error-box.js';
+
+/** A modal dialog that opens on mount; Escape or Cancel calls onClose. */
+export function Modal({
+  title,
+  onClose,
+  children,
+  testId,
+  wide,
+}: {
+  title: string;
+  onClose(): void;
+  children: ReactNode;
+  testId: string;
+  wide?: boolean;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+  }, []);
+  const id = `${testId}-title`;
+  return (
+    <dialog
+      ref={ref}
+      className={`dialog${wide ? ' dialog--wide' : ''}`}
+      aria-labelledby={id}
+      data-testid={testId}
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+    >
+      <header className="dialog__header">
+        <h2 id={id}>{title}</h2>
+      </header>
+      {children}
+    </dialog>
+  );
+}
+
+/** "Are you sure?" with the exact SQL that will run; the confirm button names the action. */
+export function ConfirmDialog({
+  title,
+  message,
+  sql,
+  confirmLabel,
+  danger,
+  onConfirm,
+  onClose,
+  testId,
+}: {
+  title: string;
+  message: ReactNode;
+  sql?: string;
+  confirmLabel: string;
+  danger?: boolean;
+  onConfirm(): void;
+  onClose(): void;
+  testId: string;
+}) {
+  return (
+    <Modal title={title} onClose={onClose} testId={testId}>
+      <div className="dialog__body">
+        <div className="dialog__message">{message}</div>
+        {sql && (
+          <pre className="dialog__sql" data-testid="confirm-sql">
+            {sql}
+          </pre>
+        )}
+        <footer className="dialog__footer">
+          <button type="button" className="button" onClick={onClose} autoFocus>
+            Cancel
+          </button>
+          <button
+            type="button"
+            className={`button ${danger ? 'button--danger' : 'button--primary'}`}
+            onClick={onConfirm}
+            data-testid="confirm-ok"
+          >
+            {confirmLabel}
+          </button>
+        </footer>
+      </div>
+    </Modal>
+  );
+}
+
+/** Paste EXPLAIN output (offline); the parser detects the format. */
+export function PasteExplainDialog({
+  onParse,
+  onClose,
+  initialText,
+}: {
+  onParse(text: string, flavor: 'mysql' | 'mariadb' | undefined): Promise<ShownError | null>;
+  onClose(): void;
+  initialText?: string;
+}) {
+  const [text, setText] = useState(initialText ?? '');
+  const [flavor, setFlavor] = useState<'auto' | 'mysql' | 'mariadb'>('auto');
+  const [error, setError] = useState<ShownError | null>(null);
+  const [pending, setPending] = useState(false);
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!text.trim()) {
+      setError({ code: 'INVALID_INPUT', message: 'Paste the output of EXPLAIN first.' });
+      return;
+    }
+    setPending(true);
+    const failure = await onParse(text, flavor === 'auto' ? undefined : flavor);
+    setPending(false);
+    if (failure) setError(failure);
+  }
+  return (
+    <Modal title="Paste EXPLAIN" onClose={onClose} testId="paste-explain-dialog" wide>
+      <form className="dialog__body" onSubmit={submit}>
+        <div className="field field--full">
+          <label htmlFor="paste-explain-text">EXPLAIN output</label>
+          <textarea
+            id="paste-explain-text"
+            className="code-input"
+            rows={14}
+            spellCheck={false}
+            autoFocus
+            placeholder={
+              'mysql> EXPLAIN SELECT …\\G\n*************************** 1. row ***************************\n           id: 1\n  select_type: SIMPLE\n        table: products\n         type: ALL\n…'
+            }
+            value={text}
+            onChange={(event) => setText(event.target.value)}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="paste-explain-flavor">Server</label>
+          <select
+            id="paste-explain-flavor"
+            value={flavor}
+            onChange={(event) => setFlavor(event.target.value as 'auto' | 'mysql' | 'mariadb')}
+          >
+            <option value="auto">Detect</option>
+            <option value="mysql">MySQL</option>
+            <option value="mariadb">MariaDB</option>
+          </select>
+        </div>
+        <p className="dialog__note">
+          Accepted: the +---+ table, \G rows, tab-separated rows, FORMAT=JSON, FORMAT=TREE and EXPLAIN ANALYZE
+          output. Nothing is sent to a server.
+        </p>
+        {error && <ErrorBox error={error} testId="paste-explain-error" />}
+        <footer className="dialog__footer">
+          <button type="button" className="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button
+            type="submit"
+            className="button button--primary"
+            disabled={pending}
+            data-testid="paste-explain-submit"
+          >
+            Show plan
+          </button>
+        </footer>
+      </form>
+    </Modal>
+  );
+}
+
+/** About: name, version and where the UI runs. */
+export function AboutDialog({
+  info,
+  error,
+  onClose,
+}: {
+  info: AppInfo | null;
+  error: ShownError | null;
+  onClose(): void;
+}) {
+  return (
+    <Modal title="About Sargable" onClose={onClose} testId="about-dialog">
+      <div className="dialog__body">
+        {info ? (
+          <dl className="about">
+            <dt>Version</dt>
+            <dd data-testid="about-version">{info.version}</dd>
+            <dt>Running as</dt>
+            <dd>{info.mode === 'electron' ? 'desktop app' : 'web mode (127.0.0.1 only)'}</dd>
+          </dl>
+        ) : error ? (
+          <ErrorBox error={error} testId="about-error" />
+        ) : (
+          <p aria-busy="true">Loading…</p>
+        )}
+        <p className="dialog__note">
+          A query and index advisor for MySQL and MariaDB. Read-only by default: nothing is written to a
+          server unless you confirm the exact SQL first.
+        </p>
+        <footer className="dialog__footer">
+          <button type="button" className="button button--primary" onClick={onClose} autoFocus>
+            Close
+          </button>
+        </footer>
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,131 @@
+// e2e against MySQL 8.0.33: the plan tree of a join (screenshot), its link to a finding, EXPLAIN ANALYZE consent, what-if Verify.
+import { randomBytes } from 'node:crypto';
+import { expect, test } from '@playwright/test';
+import mysql from 'mysql2/promise';
+import { mysqlTestUrl } from './helpers/env.js';
+import { openWorkbench, setEditorText } from './helpers/workbench.js';
+
+const database = `sargable_plan_${randomBytes(4).toString('hex')}`;
+const joinQuery = `SELECT p.id, p.price, pr.p_name
+FROM products p JOIN product pr ON pr.p_cost = p.price
+WHERE MONTH(p.create_time) = 10
+ORDER BY p.price DESC;`;
+
+test.describe('Plan panel against MySQL 8.0.33', () => {
+  test.beforeAll(async () => {
+    const admin = await mysql.createConnection({ uri: mysqlTestUrl().href, multipleStatements: true });
+    try {
+      await admin.query(`CREATE DATABASE \`${database}\`; USE \`${database}\`;
+        CREATE TABLE products (id int unsigned NOT NULL AUTO_INCREMENT, description longtext,
+          price decimal(8,2) DEFAULT NULL, create_time timestamp NULL DEFAULT NULL, PRIMARY KEY (id))
+          ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+        CREATE TABLE product (p_id int NOT NULL AUTO_INCREMENT, p_name varchar(255) DEFAULT NULL,
+          p_cost decimal(19,4) NOT NULL, p_availability enum('YES','NO') DEFAULT 'NO',
+          PRIMARY KEY (p_id), KEY p_cost (p_cost), KEY p_name (p_name)) ENGINE=InnoDB;
+        INSERT INTO product VALUES (1,'Item1',10,'YES'),(2,'Item2',20,'YES'),(3,'Item3',30,'YES'),(5,'Item5',50,'YES');
+        SET SESSION cte_max_recursion_depth = 5000;
+        INSERT INTO products (price, create_time)
+          WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000)
+          SELECT (i % 60) + 1, TIMESTAMP('2019-01-01') + INTERVAL i * 2 HOUR FROM n;
+        ANALYZE TABLE products, product;`);
+    } finally {
+      await admin.end();
+    }
+  });
+
+  test.afterAll(async () => {
+    const admin = await mysql.createConnection(mysqlTestUrl().href);
+    try {
+      await admin.query(`DROP DATABASE IF EXISTS \`${database}\``);
+    } finally {
+      await admin.end();
+    }
+  });
+
+  test('Ctrl+E renders the join as a plan tree; the full scan links to FUN001; ANALYZE asks first; Verify compares plans', async ({
+    page,
+  }) => {
+    const url = mysqlTestUrl();
+    await openWorkbench(page);
+    await page.getByTestId('open-connect').click();
+    const dialog = page.getByTestId('connection-dialog');
+    await dialog.getByLabel('Host').fill(url.hostname);
+    await dialog.getByLabel('Port').fill(url.port || '3306');
+    await dialog.getByLabel('User').fill(decodeURIComponent(url.username));
+    await dialog.getByLabel('Password').fill(decodeURIComponent(url.password));
+    await dialog.getByLabel('Database').fill(database);
+    await dialog.getByTestId('allow-what-if').check();
+    await dialog.getByRole('button', { name: 'Connect', exact: true }).click();
+    await expect(dialog).toHaveCount(0);
+    await expect(page.getByTestId('what-if-badge')).toBeVisible();
+
+    await setEditorText(page, joinQuery);
+    await page.keyboard.press('ControlOrMeta+E');
+    const tree = page.getByTestId('plan-tree');
+    await expect(tree).toBeVisible();
+    const tables = page.getByTestId('plan-node').filter({ has: page.getByTestId('plan-node-table') });
+    await expect(tables).toHaveCount(2);
+    const scan = tables.filter({ has: page.getByTestId('plan-node-table').getByText('p', { exact: true }) });
+    await expect(scan.getByTestId('plan-node-access')).toHaveText('ALL');
+    await expect(scan).toHaveAttribute('data-tone', 'bad');
+    await expect(scan.getByTestId('plan-flag').first()).toHaveText('full-scan');
+    await expect(scan.getByTestId('plan-node-condition')).toContainText('month');
+    await expect(scan.getByTestId('plan-node-finding')).toContainText('FUN001');
+    await expect(page.getByTestId('plan-node').filter({ hasText: 'filesort' }).first()).toBeVisible();
+    await page.screenshot({ path: 'docs/screenshots/plan-tree.png' });
+
+    // Collapse the root: its children disappear; expand again.
+    const rootToggle = page.getByTestId('plan-node').first().getByRole('button', { name: 'Collapse' });
+    await rootToggle.click();
+    await expect(tables).toHaveCount(0);
+    await page.getByRole('button', { name: 'Expand all' }).click();
+    await expect(tables).toHaveCount(2);
+    await page.getByRole('button', { name: 'Zoom out' }).click();
+    await expect(page.getByTestId('plan-zoom')).toHaveText('90%');
+    await page.getByTestId('plan-view-raw').click();
+    await expect(page.getByTestId('plan-raw')).toContainText('query_block');
+    await page.getByTestId('plan-view-tree').click();
+
+    // The link opens the finding that explains the scan.
+    await scan.getByTestId('plan-node-finding').click();
+    await expect(page.locator('[data-testid=finding].is-selected [data-testid=finding-rule]')).toHaveText(
+      'FUN001',
+    );
+
+    // EXPLAIN ANALYZE executes the query: never without the confirmation, which says so.
+    await page.getByTestId('panel-tab-plan').click();
+    await page.getByTestId('plan-analyze').click();
+    const confirm = page.getByTestId('analyze-confirm');
+    await expect(confirm).toContainText('executes the query');
+    await expect(confirm.getByTestId('confirm-sql')).toContainText('JOIN product');
+    await confirm.getByRole('button', { name: 'Execute and measure' }).click();
+    await expect(page.getByTestId('plan-node-actual').first()).toBeVisible();
+
+    // What-if: the functional index suggestion, verified with an invisible index.
+    await setEditorText(page, 'SELECT AVG(price) FROM products WHERE MONTH(create_time)=10;');
+    await page.keyboard.press('ControlOrMeta+Enter');
+    const suggestion = page
+      .getByTestId('suggestion')
+      .filter({ has: page.locator('[data-kind=functional-index]') })
+      .or(page.locator('[data-testid=suggestion][data-kind=functional-index]'));
+    await suggestion.first().getByTestId('verify').click();
+    const whatIf = page.getByTestId('what-if-dialog');
+    await expect(whatIf.getByTestId('what-if-size')).toContainText('rows');
+    await expect(whatIf.getByTestId('what-if-ddl')).toContainText('ADD INDEX');
+    await page.screenshot({ path: 'docs/screenshots/what-if-confirm.png' });
+    await whatIf.getByTestId('what-if-run').click();
+    await expect(whatIf.getByTestId('what-if-verdict')).toContainText('Improved');
+    await page.screenshot({ path: 'docs/screenshots/what-if-result.png' });
+    await whatIf.getByRole('button', { name: 'Close' }).click();
+    await expect(suggestion.first().getByTestId('suggestion-verified')).toContainText('verified: improved');
+
+    // No index left behind.
+    const admin = await mysql.createConnection(mysqlTestUrl().href);
+    try {
+      const [rows] = await admin.query(`SHOW CREATE TABLE \`${database}\`.products`);
+      expect(JSON.stringify(rows)).not.toContain('idx_products');
+    } finally {
+      await admin.end();
+    }
+  });
+});
