@@ -1,19 +1,32 @@
 // `npm start`: builds, then launches the desktop app in Electron; without an Electron binary, starts web mode.
 import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const built = spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { stdio: 'inherit' });
-if (built.status !== 0) process.exit(built.status ?? 1);
+// SARGABLE_NO_BUILD=1 reuses an existing dist/ (tests and quick restarts).
+if (!(process.env.SARGABLE_NO_BUILD && existsSync(path.join(root, 'dist/web/server.cjs')))) {
+  const built = spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { stdio: 'inherit' });
+  if (built.status !== 0) process.exit(built.status ?? 1);
+}
 
+/**
+ * The Electron binary, when one was installed. We read the package's path.txt ourselves instead of
+ * require('electron'): recent versions try to download a missing binary on require, which hangs
+ * offline.
+ */
 function electronBinary() {
   try {
     const require = createRequire(import.meta.url);
-    const binary = require('electron'); // the package exports the binary's path, or throws when it was not downloaded
-    return typeof binary === 'string' && existsSync(binary) ? binary : undefined;
+    const packageDir = path.dirname(require.resolve('electron/package.json'));
+    const pathFile = path.join(packageDir, 'path.txt');
+    if (!existsSync(pathFile)) return undefined;
+    const relative = readFileSync(pathFile, 'utf8').trim();
+    const distDir = process.env.ELECTRON_OVERRIDE_DIST_PATH || path.join(packageDir, 'dist');
+    const binary = path.join(distDir, relative);
+    return existsSync(binary) ? binary : undefined;
   } catch {
     return undefined;
   }

@@ -1,0 +1,45 @@
+// `npm start` without an Electron binary: one clear line, then web mode with a tokenized loopback URL.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, expect, it } from 'vitest';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+beforeAll(() => {
+  if (!existsSync(path.join(root, 'dist/web/server.cjs'))) {
+    spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs'), '--no-renderer'], { stdio: 'ignore' });
+  }
+}, 120_000);
+
+it('falls back to web mode with one clear line when Electron is missing', async () => {
+  const child = spawn(process.execPath, [path.join(root, 'scripts/start.mjs'), '--port', '0'], {
+    env: {
+      ...process.env,
+      CI: '1',
+      SARGABLE_NO_BUILD: '1',
+      ELECTRON_OVERRIDE_DIST_PATH: path.join(root, 'no-such-electron'),
+    },
+  });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no URL within 20 s:\n${output}`)), 20_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /Sargable web mode: (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+  });
+  try {
+    expect(output).toMatch(/^Electron binary not found .*starting web mode instead\.$/m);
+    const response = await fetch(url);
+    expect(response.status).toBe(200);
+    expect((await fetch(url.replace(/\?token=.*/, ''))).status).toBe(401);
+  } finally {
+    child.kill('SIGTERM');
+  }
+}, 60_000);
