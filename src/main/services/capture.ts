@@ -345,7 +345,9 @@ export class CaptureService {
       (error: unknown) => {
         status.state = controller.signal.aborted ? 'cancelled' : 'failed';
         const wire: WireError =
-          error instanceof AdvisorError ? error.toWire() : { code: 'INTERNAL', message: String(error) };
+          error instanceof AdvisorError
+            ? error.toWire()
+            : { code: 'INTERNAL', message: error instanceof Error ? error.message : String(error) };
         status.error = { code: wire.code, message: wire.message, ...(wire.hint ? { hint: wire.hint } : {}) };
       },
     );
