@@ -92,9 +92,12 @@ function main(): void {
     });
   });
   app.on('window-all-closed', () => {
-    void services.connections.closeAll().finally(() => {
-      if (process.platform !== 'darwin') app.quit();
-    });
+    // A running slow-log window restores the server's settings before the app quits.
+    void Promise.allSettled([services.capture?.cancelAll()])
+      .then(() => services.connections.closeAll())
+      .finally(() => {
+        if (process.platform !== 'darwin') app.quit();
+      });
   });
 }
 

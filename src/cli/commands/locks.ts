@@ -6,6 +6,7 @@ import type { LockInfo, TxnInfo } from '../../core/locks/types.js';
 import { ConnectionService } from '../../main/services/connection.js';
 import { pollLocks, type LockSnapshot } from '../../main/services/locks.js';
 import { parseCommandArgs } from '../args.js';
+import { dsnWithPassword } from '../input.js';
 import { UsageError, type CliCommand } from '../io.js';
 
 export const usage = `Usage: sargable locks --dsn URL [options]
@@ -62,7 +63,7 @@ export const run: CliCommand = async (argv, io) => {
 
   const connections = new ConnectionService();
   const opened = await connections.openConnection({
-    dsn: withPassword(values.dsn, io.env.SARGABLE_PASSWORD),
+    dsn: dsnWithPassword(values.dsn, io),
   });
   let stopped = false;
   const stop = (): void => {
@@ -97,17 +98,6 @@ export const run: CliCommand = async (argv, io) => {
   }
   return 0;
 };
-
-function withPassword(dsn: string, password: string | undefined): string {
-  if (!password) return dsn;
-  try {
-    const url = new URL(dsn);
-    if (!url.password) url.password = encodeURIComponent(password);
-    return url.toString();
-  } catch {
-    return dsn;
-  }
-}
 
 function describeTxn(txn: TxnInfo): string {
   const who = txn.user ? `${txn.user}@${txn.host ?? '?'}` : 'unknown user';

@@ -11,6 +11,7 @@ import { ConnectionService } from '../../main/services/connection.js';
 import { readSqlModeView } from '../../main/services/sqlmode.js';
 import { AdvisorError } from '../../shared/errors.js';
 import { parseCommandArgs } from '../args.js';
+import { dsnWithPassword } from '../input.js';
 import { UsageError, type CliCommand, type CliIo } from '../io.js';
 
 export const usage = `Usage: sargable sqlmode --dsn URL [--format text|json]
@@ -55,7 +56,7 @@ export const run: CliCommand = async (argv, io) => {
       throw new UsageError('Give --dsn URL for the server view, or a FILE for the upgrade view.');
     const connections = new ConnectionService();
     const opened = await connections.openConnection({
-      dsn: withPassword(values.dsn, io.env.SARGABLE_PASSWORD),
+      dsn: dsnWithPassword(values.dsn, io),
     });
     try {
       const view = await readSqlModeView(connections.get(opened.connectionId).connection);
@@ -144,17 +145,6 @@ function formatUpgrade(report: UpgradeReport): string {
       `  #${item.index + 1} ${item.rule} ${item.predictedError ? `${item.predictedError.warningOnly ? 'warning' : 'ERROR'} ${item.predictedError.code}` : ''}: ${item.message}`,
     );
   return `${lines.join('\n')}\n`;
-}
-
-function withPassword(dsn: string, password: string | undefined): string {
-  if (!password) return dsn;
-  try {
-    const url = new URL(dsn);
-    if (!url.password) url.password = encodeURIComponent(password);
-    return url.toString();
-  } catch {
-    return dsn;
-  }
 }
 
 async function readText(file: string, io: CliIo): Promise<string> {

@@ -59,7 +59,10 @@ async function main(): Promise<void> {
   process.stdout.write(`Sargable web mode: ${server.url}\n`);
   if (flags.open) openBrowser(server.url);
   const shutdown = () => {
-    void services.connections.closeAll().finally(() => server.close().finally(() => process.exit(0)));
+    // A running slow-log window restores the server's settings before we exit.
+    void Promise.allSettled([services.capture?.cancelAll()])
+      .then(() => services.connections.closeAll())
+      .finally(() => server.close().finally(() => process.exit(0)));
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
