@@ -12,6 +12,8 @@ import { createWorkspaceHandlers } from './handlers/workspace.js';
 import { createLocksHandlers } from './handlers/locks.js';
 import { createCaptureHandlers } from './handlers/capture.js';
 import type { CaptureService } from './services/capture.js';
+import { createProfilesHandlers } from './handlers/profiles.js';
+import type { ProfileService } from './services/profiles.js';
 
 export interface Services {
   connections: ConnectionService;
@@ -20,6 +22,8 @@ export interface Services {
   userDataDir?: string;
   /** Capture snapshots and background jobs (digest files, slow-log windows); created when absent. */
   capture?: CaptureService;
+  /** Saved profiles and their secret store; created (without secret storage) when absent. */
+  profiles?: ProfileService;
 }
 
 /** Build the handlers; a missing method is a compile error (AdvisorApi). */
@@ -59,5 +63,6 @@ export function createHandlers(services: Services): AdvisorApi {
     ...createWorkspaceHandlers(services),
     ...createLocksHandlers(services),
     ...createCaptureHandlers(services),
+    ...createProfilesHandlers(services),
   };
 }

@@ -12,6 +12,7 @@ import { sqlmodeSchemas, type SqlModeApi } from './api/sqlmode.js';
 import { locksSchemas, type LocksApi } from './api/locks.js';
 import { workspaceSchemas, type WorkspaceApi } from './api/workspace.js';
 import { captureSchemas, type CaptureApi } from './api/capture.js';
+import { profilesSchemas, type ProfilesApi } from './api/profiles.js';
 
 export { apiMethods, type ApiMethod };
 
@@ -65,6 +66,7 @@ export const requestSchemas = {
   ...workspaceSchemas,
   ...locksSchemas,
   ...captureSchemas,
+  ...profilesSchemas,
 } as const satisfies Record<ApiMethod, z.ZodType>;
 
 export interface AppInfo {
@@ -81,7 +83,8 @@ export interface OpenResult {
 }
 
 /** Every method the services offer. Implemented by `src/main/handlers.ts` (one module per area in handlers/). */
-export interface AdvisorApi extends UiApi, ExplainApi, SqlModeApi, WorkspaceApi, LocksApi, CaptureApi {
+export interface AdvisorApi
+  extends UiApi, ExplainApi, SqlModeApi, WorkspaceApi, LocksApi, CaptureApi, ProfilesApi {
   'app.info'(request?: Record<string, never>): Promise<AppInfo>;
   'connection.open'(request: ConnectionParams): Promise<OpenResult>;
   'connection.close'(request: { connectionId: string }): Promise<void>;

@@ -27,5 +27,10 @@ export const apiMethods = [
   'digest.start',
   'job.status',
   'job.cancel',
+  'profiles.list',
+  'profiles.save',
+  'profiles.delete',
+  'profiles.test',
+  'profiles.connect',
 ] as const;
 export type ApiMethod = (typeof apiMethods)[number];

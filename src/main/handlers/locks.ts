@@ -15,8 +15,10 @@ export function createLocksHandlers({ connections }: Services): LocksApi {
       });
     },
     async 'locks.kill'({ connectionId, threadId, scope }) {
-      const { connection } = connections.get(connectionId);
-      await killSession(connection, threadId, scope);
+      // KILL is an explicit write: its own connection, never the guarded analysis session.
+      await connections.withWriteConnection(connectionId, (connection) =>
+        killSession(connection, threadId, scope),
+      );
     },
   };
 }

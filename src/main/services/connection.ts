@@ -2,12 +2,14 @@
 // Analysis sessions are read-only (SET SESSION TRANSACTION READ ONLY); passwords are never logged or returned.
 
 import { randomUUID } from 'node:crypto';
-import mysql, { type Connection, type ConnectionOptions } from 'mysql2/promise';
+import type { Duplex } from 'node:stream';
+import mysql, { type Connection, type ConnectionOptions, type SslOptions } from 'mysql2/promise';
 import type { ServerInfo } from '../../core/model/server-info.js';
 import { connectionParamsSchema, type ConnectionParams, type OpenResult } from '../../shared/api.js';
 import { AdvisorError } from '../../shared/errors.js';
 import { mapMysqlError } from './mysql-errors.js';
 import { detectServerInfo } from './server-info.js';
+import { ManagedConnection, type LinkStatus, type ReconnectPolicy } from './reconnect.js';
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 
@@ -23,6 +25,16 @@ export interface ConnectionTarget {
   label: string;
   /** The user allowed what-if DDL on this connection (a sandbox). */
   allowWhatIf: boolean;
+  /** Full mysql2 TLS options (CA/cert/key read from a profile's files); overrides `tls`. */
+  ssl?: SslOptions;
+  /** Carries the MySQL protocol over another stream (an SSH tunnel channel) instead of TCP to host:port. */
+  tunnel?: StreamOpener;
+}
+
+/** Opens a fresh duplex stream to the server for each connection (e.g. an SSH `direct-tcpip` channel). */
+export interface StreamOpener {
+  openStream(): Promise<Duplex>;
+  close(): Promise<void>;
 }
 
 /** Parse `mysql://user:pass@host:port/db?ssl-mode=REQUIRED` or form fields into a target. */
@@ -86,7 +98,10 @@ export async function connect(
   target: ConnectionTarget,
   options: { readOnly?: boolean } = {},
 ): Promise<Connection> {
+  let stream: Duplex | undefined;
+  if (target.tunnel) stream = await target.tunnel.openStream();
   const config: ConnectionOptions = {
+    ...(stream ? { stream } : {}),
     host: target.host,
     port: target.port,
     user: target.user,
@@ -97,12 +112,17 @@ export async function connect(
     supportBigNumbers: true,
     bigNumberStrings: true,
     multipleStatements: false,
-    ...(target.tls === 'off' ? {} : { ssl: { rejectUnauthorized: target.tls === 'verify' } }),
+    ...(target.ssl
+      ? { ssl: target.ssl }
+      : target.tls === 'off'
+        ? {}
+        : { ssl: { rejectUnauthorized: target.tls === 'verify' } }),
   };
   let connection: Connection;
   try {
     connection = await mysql.createConnection(config);
   } catch (error) {
+    stream?.destroy();
     throw mapMysqlError(error, { host: target.host, port: target.port, user: target.user });
   }
   // An idle connection the server closed must not crash the process.
@@ -126,22 +146,53 @@ export async function connect(
 interface OpenConnection {
   id: string;
   target: ConnectionTarget;
+  /** Guarded, self-reconnecting connection (see reconnect.ts); only read-only statements pass. */
   connection: Connection;
   server: ServerInfo;
 }
 
+interface Entry {
+  id: string;
+  target: ConnectionTarget;
+  managed: ManagedConnection;
+  server: ServerInfo;
+}
+
+/** Options for {@link ConnectionService}. */
+export interface ConnectionServiceOptions {
+  /** Backoff between reconnect attempts after a dropped connection. */
+  reconnect?: ReconnectPolicy;
+}
+
 /** Keeps open connections by id. One per open profile; the renderer only ever sees the id. */
 export class ConnectionService {
-  private readonly open = new Map<string, OpenConnection>();
+  private readonly open = new Map<string, Entry>();
+
+  constructor(private readonly options: ConnectionServiceOptions = {}) {}
 
   async openConnection(params: ConnectionParams): Promise<OpenResult> {
-    const target = resolveTarget(params);
-    const connection = await connect(target);
+    return this.openTarget(resolveTarget(params));
+  }
+
+  /** Open a resolved target (from a DSN, the form, or a saved profile) as a read-only analysis session. */
+  async openTarget(target: ConnectionTarget): Promise<OpenResult> {
+    const managed = new ManagedConnection(() => connect(target, { readOnly: true }), {
+      readOnly: true,
+      context: { host: target.host, port: target.port, user: target.user },
+      ...(this.options.reconnect ? { policy: this.options.reconnect } : {}),
+    });
+    try {
+      await managed.start();
+    } catch (error) {
+      await target.tunnel?.close().catch(() => undefined);
+      throw error;
+    }
     let server: ServerInfo;
     try {
-      server = await detectServerInfo(connection);
+      server = await detectServerInfo(managed.connection);
     } catch (error) {
-      await connection.end().catch(() => undefined);
+      await managed.close();
+      await target.tunnel?.close().catch(() => undefined);
       throw mapMysqlError(error, {
         host: target.host,
         port: target.port,
@@ -150,7 +201,7 @@ export class ConnectionService {
       });
     }
     const id = randomUUID();
-    this.open.set(id, { id, target, connection, server });
+    this.open.set(id, { id, target, managed, server });
     return { connectionId: id, server, label: target.label };
   }
 
@@ -158,13 +209,38 @@ export class ConnectionService {
   get(connectionId: string): OpenConnection {
     const entry = this.open.get(connectionId);
     if (!entry) throw new AdvisorError('NOT_FOUND', 'This connection is closed. Connect again.');
-    return entry;
+    return { id: entry.id, target: entry.target, connection: entry.managed.connection, server: entry.server };
+  }
+
+  /** Open, reconnecting or closed, and when the next reconnect attempt is due. */
+  status(connectionId: string): LinkStatus {
+    const entry = this.open.get(connectionId);
+    if (!entry) return { state: 'closed', failedAttempts: 0, nextAttemptInMs: 0, reconnects: 0 };
+    return entry.managed.status();
+  }
+
+  /**
+   * Run an explicit, confirmed write (kill, apply) on its own short-lived read-write connection to
+   * the same target, so the analysis session stays read-only and guarded.
+   */
+  async withWriteConnection<T>(
+    connectionId: string,
+    action: (connection: Connection) => Promise<T>,
+  ): Promise<T> {
+    const { target } = this.get(connectionId);
+    const connection = await connect(target, { readOnly: false });
+    try {
+      return await action(connection);
+    } finally {
+      await connection.end().catch(() => undefined);
+    }
   }
 
   async close(connectionId: string): Promise<void> {
     const entry = this.open.get(connectionId);
     this.open.delete(connectionId);
-    await entry?.connection.end().catch(() => undefined);
+    await entry?.managed.close();
+    await entry?.target.tunnel?.close().catch(() => undefined);
   }
 
   async closeAll(): Promise<void> {

@@ -1,15 +1,38 @@
 // Wires the services used by every face (Electron, web mode, CLI).
 
+import path from 'node:path';
 import type { Services } from '../handlers.js';
+import { NO_KEYCHAIN_REASON } from '../handlers/profiles.js';
 import { CaptureService } from './capture.js';
 import { ConnectionService } from './connection.js';
+import { defaultConfigDir, ProfileService, ProfileStore } from './profiles.js';
+import { NoSecretStore, SafeStorageSecretStore, type SafeStorageLike } from './secrets.js';
 import { APP_NAME, APP_VERSION } from '../version.js';
 
+/** What the Electron main process can pass in (web mode passes nothing). */
+export interface ServiceOptions {
+  /** Electron's userData dir; profiles and workspaces live under it. Default: the user's config dir. */
+  userDataDir?: string;
+  /** Electron's `safeStorage`; without it passwords are never stored and the app asks each time. */
+  safeStorage?: SafeStorageLike;
+}
+
 /** Plain constructors, no DI container. */
-export function createServices(mode: 'electron' | 'web'): Services {
+export function createServices(mode: 'electron' | 'web', options: ServiceOptions = {}): Services {
+  const connections = new ConnectionService();
+  const configDir = options.userDataDir ?? defaultConfigDir();
+  const secrets = options.safeStorage
+    ? new SafeStorageSecretStore(options.safeStorage, path.join(configDir, 'secrets.json'))
+    : new NoSecretStore(NO_KEYCHAIN_REASON);
   return {
-    connections: new ConnectionService(),
+    connections,
     capture: new CaptureService(),
+    profiles: new ProfileService(
+      new ProfileStore(path.join(configDir, 'profiles.json')),
+      secrets,
+      connections,
+    ),
     app: { name: APP_NAME, version: APP_VERSION, mode },
+    ...(options.userDataDir ? { userDataDir: options.userDataDir } : {}),
   };
 }

@@ -1,0 +1,39 @@
+// Handlers for the profiles area (see src/shared/api/profiles.ts): saved connections, secrets, test, connect.
+
+import path from 'node:path';
+import type { ProfilesApi } from '../../shared/api/profiles.js';
+import type { Services } from '../handlers.js';
+import { defaultConfigDir, ProfileService, ProfileStore } from '../services/profiles.js';
+import { NoSecretStore } from '../services/secrets.js';
+
+/** Why a face without a ProfileService (web mode, tests) stores no secrets. */
+export const NO_KEYCHAIN_REASON =
+  'Web mode cannot reach the OS keychain, so passwords are not saved; you will be asked each time.';
+
+/** The profiles handlers; a ProfileService without secret storage is created when `services.profiles` is absent. */
+export function createProfilesHandlers(services: Services): ProfilesApi {
+  const profiles =
+    services.profiles ??
+    new ProfileService(
+      new ProfileStore(path.join(services.userDataDir ?? defaultConfigDir(), 'profiles.json')),
+      new NoSecretStore(NO_KEYCHAIN_REASON),
+      services.connections,
+    );
+  return {
+    async 'profiles.list'() {
+      return profiles.list();
+    },
+    async 'profiles.save'(request) {
+      return profiles.save(request);
+    },
+    async 'profiles.delete'(request) {
+      await profiles.delete(request.id);
+    },
+    async 'profiles.test'(request) {
+      return profiles.test(request);
+    },
+    async 'profiles.connect'(request) {
+      return profiles.connect(request);
+    },
+  };
+}
