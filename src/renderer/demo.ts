@@ -34,7 +34,7 @@ export const demoTabs: { title: string; text: string }[] = [
   {
     title: 'Demo: slow query',
     text: `-- Demo (offline, MySQL 8.0.33, the seeds' schema). Findings are underlined; press F8 to step through them.
--- The plan below comes from the seed's pasted EXPLAIN: a full scan of products.
+-- The Plan tab shows the seed's pasted EXPLAIN for it: a full scan of products (red), linked to FUN001.
 SELECT AVG(price) FROM products WHERE MONTH(create_time)=10;
 
 -- An equivalent rewrite exists for this one: put the cursor on YEAR(…) and press Ctrl+. for the quick fix.

@@ -72,6 +72,10 @@ test.describe('Plan panel against MySQL 8.0.33', () => {
     await expect(scan.getByTestId('plan-node-condition')).toContainText('month');
     await expect(scan.getByTestId('plan-node-finding')).toContainText('FUN001');
     await expect(page.getByTestId('plan-node').filter({ hasText: 'filesort' }).first()).toBeVisible();
+    const splitter = page.getByRole('separator', { name: 'Resize panels' });
+    await splitter.focus();
+    for (let index = 0; index < 8; index++) await page.keyboard.press('ArrowUp');
+    await page.getByRole('button', { name: 'Expand all' }).click();
     await page.screenshot({ path: 'docs/screenshots/plan-tree.png' });
 
     // Collapse the root: its children disappear; expand again.

@@ -1,5 +1,5 @@
 // The Plan panel: EXPLAIN as a tree of node cards (bars, flags, estimated vs actual, linked findings), and the raw output.
-import { useEffect, useMemo, useState, type KeyboardEvent, type WheelEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type WheelEvent } from 'react';
 import type { PlanNode, PlanReport } from '../../core/explain/index.js';
 import {
   barPercent,
@@ -145,7 +145,15 @@ function PlanView({
   const [zoom, setZoom] = useState(1);
   const rawKeys = Object.keys(state.raw);
   const [rawKey, setRawKey] = useState(rawKeys[0] ?? '');
+  const canvas = useRef<HTMLDivElement>(null);
   useEffect(() => setCollapsed(initialCollapsed(root)), [root]);
+  // The worst node is what the user came for: bring the first red (or amber) card into view.
+  useEffect(() => {
+    const worst =
+      canvas.current?.querySelector<HTMLElement>('.plan-node--bad') ??
+      canvas.current?.querySelector<HTMLElement>('.plan-node--warn');
+    worst?.scrollIntoView({ block: 'nearest' });
+  }, [root]);
 
   function zoomBy(direction: 1 | -1) {
     setZoom((current) => {
@@ -253,6 +261,7 @@ function PlanView({
       {view === 'tree' ? (
         <div
           className="plan__canvas"
+          ref={canvas}
           onWheel={(event: WheelEvent) => {
             if (!event.ctrlKey && !event.metaKey) return;
             event.preventDefault();
@@ -418,13 +427,15 @@ function PlanTreeNode({
           )}
         </div>
         <div className="plan-node__bars">
-          <Bar
-            label="rows"
-            value={node.rowsEstimated}
-            max={scale.maxRows}
-            text={`${formatCount(node.rowsEstimated)} est.${node.filtered !== null && node.filtered < 100 ? ` · ${node.filtered}% filtered` : ''}`}
-            tone={tone}
-          />
+          {node.rowsEstimated !== null && (
+            <Bar
+              label="rows"
+              value={node.rowsEstimated}
+              max={scale.maxRows}
+              text={`${formatCount(node.rowsEstimated)} est.${node.filtered !== null && node.filtered < 100 ? ` · ${node.filtered}% filtered` : ''}`}
+              tone={tone}
+            />
+          )}
           {(node.rowsActual !== null || node.timeMs !== null) && (
             <Bar
               label="actual"

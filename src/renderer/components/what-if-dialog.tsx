@@ -139,6 +139,12 @@ export function WhatIfDialog({
   );
 }
 
+/** `98%`, or `99.97%` near the ends so a real change never rounds to 100%. */
+function percent(fraction: number): string {
+  const value = fraction * 100;
+  return value > 99 && value < 100 ? `${value.toFixed(2)}%` : `${Math.round(value)}%`;
+}
+
 const verdictText: Record<WhatIfReply['verdict'], string> = {
   improved: 'Improved',
   unchanged: 'Unchanged',
@@ -158,7 +164,7 @@ export function WhatIfResult({ reply }: { reply: WhatIfReply }) {
       <p className={`what-if__verdict what-if__verdict--${reply.verdict}`} data-testid="what-if-verdict">
         {verdictText[reply.verdict]}
         {reply.rowsReduction !== null &&
-          ` · rows examined ${reply.rowsReduction >= 0 ? '−' : '+'}${Math.abs(Math.round(reply.rowsReduction * 100))}%`}
+          ` · rows examined ${reply.rowsReduction >= 0 ? '−' : '+'}${percent(Math.abs(reply.rowsReduction))}`}
         <span className="what-if__method">
           {reply.method === 'invisible-index' ? 'invisible index' : 'sandbox index'} · dropped afterwards
         </span>

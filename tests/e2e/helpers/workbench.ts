@@ -21,10 +21,18 @@ export async function setEditorText(page: Page, text: string): Promise<void> {
   await page.keyboard.insertText(text);
 }
 
-/** Press Ctrl/Cmd+Enter in the editor and wait for the analysis to finish. */
-export async function analyzeWithShortcut(page: Page): Promise<void> {
+/**
+ * Analyze with the keyboard and wait for the analysis to finish: Shift+Ctrl/Cmd+Enter analyzes every
+ * statement (the default here); `{ scope: 'statement' }` presses Ctrl/Cmd+Enter (the statement at the cursor).
+ */
+export async function analyzeWithShortcut(
+  page: Page,
+  options: { scope?: 'all' | 'statement' } = {},
+): Promise<void> {
   await page.locator('.monaco-editor .view-lines').click();
-  await page.keyboard.press('ControlOrMeta+Enter');
+  await page.keyboard.press(
+    options.scope === 'statement' ? 'ControlOrMeta+Enter' : 'ControlOrMeta+Shift+Enter',
+  );
   await expect(page.getByTestId('analyze')).toHaveText(/^Analyze/);
   await expect(page.getByTestId('findings-empty')).toHaveCount(0);
 }
