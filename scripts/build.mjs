@@ -17,7 +17,9 @@ const common = {
   sourcemap: true,
   logLevel: 'warning',
   define: { __SARGABLE_VERSION__: JSON.stringify(pkg.version) },
-  external: ['electron'],
+  // Optional native add-ons (ssh2's crypto, cpu-features) stay outside the bundle: when they were not
+  // built, or were built for another ABI (Electron), their require fails and ssh2 uses its pure-JS code.
+  external: ['electron', '*.node'],
 };
 
 // Worker-thread entry points live next to their services as *-worker.ts.

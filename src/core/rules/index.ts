@@ -3,6 +3,7 @@ import type { Rule } from './engine.js';
 import { rule as ARI001 } from './ARI001-arithmetic-on-column.js';
 import { rule as CNV001 } from './CNV001-implicit-conversion.js';
 import { rule as FUN001 } from './FUN001-function-wrapped-column.js';
+import { rule as IDX001 } from './IDX001-unindexed-predicate.js';
 import { rule as LIK001 } from './LIK001-leading-wildcard.js';
 import { rule as MOD001 } from './MOD001-missing-not-null-value.js';
 import { rule as MOD002 } from './MOD002-zero-date-default.js';
@@ -19,6 +20,7 @@ export const rules: Readonly<Record<string, Rule>> = {
   ARI001,
   CNV001,
   FUN001,
+  IDX001,
   LIK001,
   MOD001,
   MOD002,

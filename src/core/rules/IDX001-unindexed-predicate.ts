@@ -1,0 +1,68 @@
+// IDX001: a sargable predicate on a column that no index starts with (the plain/composite index advice).
+
+import { literalOf } from '../advice/literals.js';
+import { plainIndexAdvice } from '../advice/index.js';
+import { columnRefs, isNode } from '../sql/ast.js';
+import { defineRule, spanOf } from './engine.js';
+
+/** Operators a B-tree index on the bare column can serve. */
+const SARGABLE = new Set(['=', '<=>', '<', '<=', '>', '>=', 'BETWEEN', 'IN', 'LIKE', 'IS']);
+
+export const rule = defineRule({
+  meta: {
+    id: 'IDX001',
+    name: 'index.unindexed-predicate',
+    category: 'plan',
+    severity: 'info',
+    title: 'Sargable predicate without an index',
+    rationale:
+      'The predicate could seek an index, but no index starts with its column, so the server reads the whole table (AT-3: after a rewrite, the range still needs an index on the bare column).',
+    appliesTo: ['select', 'update', 'delete', 'insert', 'replace'],
+    messages: {
+      unindexed:
+        'No index starts with {{table}}.{{column}}: this predicate can only be evaluated by reading every row.',
+    },
+    docs: {
+      antiPattern: "SELECT * FROM products WHERE create_time > '2019-10-01'",
+      bestPractice: 'SELECT * FROM products WHERE id = 7',
+      notes: [
+        'Reported only when the schema is known (live or DDL) and no index has the column as its first key part.',
+        'On small tables a scan is fine: weigh the advice against the table size and how often the query runs.',
+      ],
+    },
+  },
+  detect(context) {
+    if (context.schema.source === 'none') return;
+    const reported = new Set<string>();
+    for (const site of context.sites()) {
+      if (site.clause !== 'where' && site.clause !== 'on') continue;
+      if (!site.operator || !SARGABLE.has(site.operator)) continue;
+      const column = site.left;
+      if (!isNode(column) || column.type !== 'column_ref' || column.collate) continue;
+      // The other side must be a constant or parameter (a join condition is served from the other table).
+      if (columnRefs(site.right).length > 0) continue;
+      if (site.operator === 'LIKE') {
+        const pattern = literalOf(site.right);
+        if (pattern?.kind !== 'string' || /^[%_]/.test(pattern.value)) continue;
+      }
+      const [resolved] = context.resolveColumns(site, column);
+      if (!resolved?.table || !resolved.info) continue;
+      const key = `${resolved.table.name}.${resolved.info.name}`.toLowerCase();
+      if (reported.has(key)) continue;
+      const advice = plainIndexAdvice(resolved.table, resolved.info.name);
+      if (!advice.suggestion) continue;
+      const span = spanOf(site.node) ?? spanOf(column);
+      if (!span) continue;
+      reported.add(key);
+      context.report({
+        messageId: 'unindexed',
+        data: { table: resolved.table.name, column: resolved.info.name },
+        span,
+        table: resolved.table.name,
+        columns: [resolved.info.name],
+        expression: context.textOf(spanOf(site.node) ? site.node : column),
+        suggestions: [advice.suggestion],
+      });
+    }
+  },
+});
