@@ -108,6 +108,64 @@ export function fingerprint(query: string): string {
   return q;
 }
 
+// See fingerprintKey.
+const KEY_UNSAFE = /["\\#]|\/\*|--/;
+const KEY_COMMENT = /#|\/\*|--/;
+const KEY_UNSAFE_START = /^[ \t\n\r\f\v]*(?:call|use|administrator)/i;
+const INSERT_START = /^(?:insert|replace)/i;
+const PAIRED_STRING = /'[^']*'/g;
+const INSERT_UNSAFE_STRING = /[()]|values/i;
+const DIGIT_RUN = /[0-9]+/g;
+
+/**
+ * A cache key with `fingerprint(key) === fingerprint(query)`, or undefined when the query is
+ * not eligible; queries that differ only in their literals share one key, so the digest
+ * computes each fingerprint once. The key is the query with comments removed (as step 3
+ * does), every single-quoted string emptied and every digit run shortened to `0`.
+ *
+ * Why the fingerprint cannot tell the difference. Eligible queries have no `"` or `\`, do not
+ * start with call/use/administrator (after whitespace), carry no percona-toolkit marker, and
+ * if they have comments they are not INSERT/REPLACE and have no `#`, `/*`, `--` left once
+ * comments are removed. Then:
+ *  - steps 1-3 either do not apply or, for comments, give exactly the text we start from
+ *    (fingerprint(s) = fingerprint(query) for the comment-free s); step 4 (`use`) cannot match;
+ *  - escaped and double quotes do not occur; single quotes pair left to right (`'[^]*?'`)
+ *    whatever the content, and each pair becomes `?`, so emptying a pair changes nothing; an
+ *    unpaired last quote keeps its content in the key;
+ *  - INSERT/REPLACE (step 2, before strings) are eligible only if no string holds `(`, `)` or
+ *    `values`: the multi-row cut then happens at the same place outside strings in both texts;
+ *  - every remaining digit is consumed by the number rule `[0-9+-][0-9a-f.xb+-]*`, a digit run
+ *    matches exactly where one digit would (same class; `\b` sees a word char either way) and
+ *    becomes the same `?`. No later step sees digits.
+ * tests/unit/fingerprint checks the equality over the vectors, the corpus and random queries.
+ */
+export function fingerprintKey(query: string): string | undefined {
+  let text = query;
+  if (KEY_COMMENT.test(text)) {
+    if (INSERT_START.test(text) || PERCONA_MARKER.test(text) || text.startsWith(MYSQLDUMP_PREFIX)) {
+      return undefined;
+    }
+    if (text.includes('/*')) text = text.replace(MULTI_LINE_COMMENT, '');
+    if (text.includes('--') || text.includes('#')) text = text.replace(ONE_LINE_COMMENT, '');
+  }
+  if (KEY_UNSAFE.test(text) || KEY_UNSAFE_START.test(text) || KEY_UNSAFE_START.test(query)) {
+    return undefined;
+  }
+  if (text.includes("'")) {
+    if (INSERT_START.test(text)) {
+      PAIRED_STRING.lastIndex = 0;
+      for (let m = PAIRED_STRING.exec(text); m; m = PAIRED_STRING.exec(text)) {
+        if (INSERT_UNSAFE_STRING.test(m[0])) {
+          PAIRED_STRING.lastIndex = 0;
+          return undefined;
+        }
+      }
+    }
+    text = text.replace(PAIRED_STRING, "''");
+  }
+  return text.replace(DIGIT_RUN, '0');
+}
+
 const HEX = '0123456789ABCDEF';
 
 /**

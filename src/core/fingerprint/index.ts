@@ -1,2 +1,2 @@
 // Public surface of the fingerprint module.
-export { asciiLower, binaryStringToBytes, checksum, fingerprint } from './fingerprint.js';
+export { asciiLower, binaryStringToBytes, checksum, fingerprint, fingerprintKey } from './fingerprint.js';

@@ -23,10 +23,10 @@
  * a string (pt-query-digest 3.2.1's tiebreaker). Classes without the ranking attribute, which
  * pt-query-digest leaves out of its report, come last instead of disappearing.
  */
-import { checksum, fingerprint } from '../fingerprint/fingerprint.js';
+import { checksum, fingerprint, fingerprintKey } from '../fingerprint/fingerprint.js';
 import type { SlowLogEvent, SlowLogSkip } from './parser.js';
-import { perlTruthy } from './parser.js';
-import { binaryToDisplay } from './text.js';
+import { ATTRIBUTE_LINE_OP, ParsedSlowLogEvent, perlTruthy } from './parser.js';
+import { binaryToDisplay, detach } from './text.js';
 
 /** Statistics of one numeric attribute (seconds for *_time / *_wait, else counts). */
 export interface MetricSummary {
@@ -132,19 +132,51 @@ export interface Digest {
 
 type AttributeType = 'num' | 'bool' | 'string';
 
+/** How the digest treats a property name. */
+const enum Kind {
+  Ignored = 0,
+  Ts = 1,
+  Db = 2,
+  Schema = 3,
+  User = 4,
+  Host = 5,
+  Attribute = 6,
+}
+
+interface Attribute {
+  name: string;
+  kind: Kind;
+  bucketed: boolean;
+  adminZeroed: boolean;
+  /** Fixed by the first value ever seen (pt's EventAggregator), or forced. */
+  type: AttributeType | undefined;
+  /** `name:`, to confirm a predicted name in place. */
+  nameColon: string;
+  /** The attribute that followed this one last time on an attribute line, or -1. */
+  next: number;
+}
+
+/**
+ * count/sum/min/max of one attribute, plus pt's histogram for bucketed ones: a few
+ * (index, count) pairs while the class is small, then a dense 1000-slot array.
+ */
 interface Metric {
   cnt: number;
   sum: number;
   min: number;
   max: number;
-  buckets: Map<number, number> | undefined;
+  bucketed: boolean;
+  keys: number[] | undefined;
+  counts: number[] | undefined;
+  dense: Uint32Array | undefined;
 }
 
 interface ClassState {
   fingerprint: string;
   count: number;
-  metrics: Map<string, Metric>;
-  flags: Map<string, FlagSummary>;
+  /** By attribute id. */
+  metrics: (Metric | undefined)[];
+  flags: (FlagSummary | undefined)[];
   dbs: Set<string>;
   users: Set<string>;
   hosts: Set<string>;
@@ -180,13 +212,15 @@ const IGNORED = new Set([
   'offset',
   'end_log_pos',
   'Xid',
-  'ts',
-  'db',
-  'Schema',
-  'user',
-  'host',
   'bytes',
 ]);
+const SPECIAL: Record<string, Kind> = {
+  ts: Kind.Ts,
+  db: Kind.Db,
+  Schema: Kind.Schema,
+  user: Kind.User,
+  host: Kind.Host,
+};
 const FORCED_TYPE: Record<string, AttributeType> = { Killed: 'bool' };
 const BUCKETED = new Set([
   'Query_time',
@@ -196,12 +230,14 @@ const BUCKETED = new Set([
   'Rows_affected',
   'Bytes_sent',
 ]);
+const ADMIN_ZEROED = new Set(['Rows_sent', 'Rows_examined', 'Rows_read', 'Rows_affected']);
 const NUMBER_VALUE = /^(?:\d+|[+-]?(?:(?=\d|[.])\d+(?:[.])\d{0,})(?:E[+-]?\d+)?)$/i;
 const PLAIN_NUMBER = /^\d+(?:\.\d+)?$/;
 const QUERY_TIME_PREFIX = /^(\d+(?:\.\d+)?)/;
 const PERL_NUMBER = /^[ \t\n\r\f\v]*([+-]?(?:\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?))/;
 const MYSQL_TS = /^(\d\d)(\d\d)(\d\d) +(\d+):(\d+):(\d+)(\.\d+)?$/;
-const ADMIN_ZEROED = ['Rows_sent', 'Rows_examined', 'Rows_read', 'Rows_affected'];
+// Exact powers of ten: m / POW10[k] is the correctly rounded value of the decimal m·10^-k.
+const POW10 = Array.from({ length: 16 }, (_, k) => 10 ** k);
 
 // pt-query-digest EventAggregator constants.
 const BUCK_SIZE = 1.05;
@@ -212,6 +248,8 @@ const MIN_BUCK = 0.000001;
 const BUCKET_VALUES: number[] = Array.from({ length: NUM_BUCK }, (_, i) =>
   i === 0 ? 0 : BUCK_SIZE ** (i - 1) * MIN_BUCK,
 );
+/** Distinct buckets a metric keeps as pairs before switching to the dense array. */
+const SPARSE_BUCKETS = 24;
 
 /** pt-query-digest's bucket index for a value. */
 export function bucketIndex(value: number): number {
@@ -227,7 +265,25 @@ export function bucketStatistics(
   min: number,
   max: number,
 ): { median: number; p95: number } {
-  if (count === 0 || buckets.size === 0) return { median: 0, p95: 0 };
+  const indexes = [...buckets.keys()].sort((a, b) => b - a);
+  return statisticsOf(
+    indexes,
+    indexes.map((i) => buckets.get(i) ?? 0),
+    count,
+    min,
+    max,
+  );
+}
+
+/** `_calc_metrics` over non-empty buckets given in descending index order. */
+function statisticsOf(
+  indexes: readonly number[],
+  counts: readonly number[],
+  count: number,
+  min: number,
+  max: number,
+): { median: number; p95: number } {
+  if (count === 0 || indexes.length === 0) return { median: 0, p95: 0 };
   if (count === 1 || max === min) return { median: max, p95: max };
   if (count === 2) return { median: (min + max) / 2, p95: max };
   const cutoff = count >= 10 ? Math.trunc(count * 0.95) : count;
@@ -238,9 +294,9 @@ export function bucketStatistics(
   let median = 0;
   let prev = NUM_BUCK - 1;
   let bucket95 = 0;
-  const indexes = [...buckets.keys()].sort((a, b) => b - a);
-  for (const bucket of indexes) {
-    const n = buckets.get(bucket) ?? 0;
+  for (let k = 0; k < indexes.length; k++) {
+    const bucket = indexes[k]!;
+    const n = counts[k]!;
     if (!n) continue;
     totalLeft -= n;
     sumExcluded += n;
@@ -263,32 +319,74 @@ export function normalizeTimestamp(ts: string): string {
   return `${Number(m[1]) + 2000}-${two(m[2])}-${two(m[3])} ${two(m[4])}:${two(m[5])}:${seconds}`;
 }
 
-function newMetric(bucketed: boolean): Metric {
+function newMetric(bucketed: boolean, dense: boolean): Metric {
   return {
     cnt: 0,
     sum: 0,
     min: Infinity,
     max: -Infinity,
-    buckets: bucketed ? new Map() : undefined,
+    bucketed,
+    keys: bucketed && !dense ? [] : undefined,
+    counts: bucketed && !dense ? [] : undefined,
+    dense: bucketed && dense ? new Uint32Array(NUM_BUCK) : undefined,
   };
 }
 
-function addValue(metric: Metric, value: number): void {
+function addValue(metric: Metric, value: number, bucket: number): void {
   metric.cnt++;
   metric.sum += value;
   if (value < metric.min) metric.min = value;
   if (value > metric.max) metric.max = value;
-  if (metric.buckets) {
-    const idx = bucketIndex(value);
-    metric.buckets.set(idx, (metric.buckets.get(idx) ?? 0) + 1);
+  if (!metric.bucketed) return;
+  const dense = metric.dense;
+  if (dense !== undefined) {
+    dense[bucket]!++;
+    return;
   }
+  const keys = metric.keys!;
+  const counts = metric.counts!;
+  for (let k = 0; k < keys.length; k++) {
+    if (keys[k] === bucket) {
+      counts[k]!++;
+      return;
+    }
+  }
+  if (keys.length < SPARSE_BUCKETS) {
+    keys.push(bucket);
+    counts.push(1);
+    return;
+  }
+  const array = new Uint32Array(NUM_BUCK);
+  for (let k = 0; k < keys.length; k++) array[keys[k]!] = counts[k]!;
+  array[bucket]!++;
+  metric.dense = array;
+  metric.keys = undefined;
+  metric.counts = undefined;
 }
 
 function summarize(metric: Metric | undefined): MetricSummary | undefined {
   if (!metric || metric.cnt === 0) return undefined;
-  const stats = metric.buckets
-    ? bucketStatistics(metric.buckets, metric.cnt, metric.min, metric.max)
-    : { median: Number.NaN, p95: Number.NaN };
+  let stats = { median: Number.NaN, p95: Number.NaN };
+  if (metric.bucketed) {
+    const indexes: number[] = [];
+    const counts: number[] = [];
+    if (metric.dense) {
+      for (let i = NUM_BUCK - 1; i >= 0; i--) {
+        const n = metric.dense[i]!;
+        if (n) {
+          indexes.push(i);
+          counts.push(n);
+        }
+      }
+    } else {
+      const order = metric.keys!.map((key, k) => k).sort((a, b) => metric.keys![b]! - metric.keys![a]!);
+      for (const k of order) {
+        indexes.push(metric.keys![k]!);
+        counts.push(metric.counts![k]!);
+      }
+    }
+    stats = statisticsOf(indexes, counts, metric.cnt, metric.min, metric.max);
+  }
   return {
     count: metric.cnt,
     sum: metric.sum,
@@ -308,86 +406,288 @@ function parseOrderBy(orderBy: string): { attribute: string; fn: string } {
   return { attribute, fn };
 }
 
-function rankValue(state: ClassState, attribute: string, fn: string): number | undefined {
-  if (attribute === 'query_count' || attribute === 'count') return state.count;
-  const metric = state.metrics.get(attribute);
-  if (!metric || metric.cnt === 0) return undefined;
-  switch (fn) {
-    case 'min':
-      return metric.min;
-    case 'max':
-      return metric.max;
-    case 'avg':
-      return metric.sum / metric.cnt;
-    case 'cnt':
-      return metric.cnt;
-    default:
-      return metric.sum;
-  }
+function isWordChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 }
+
+function isSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13); // space \t \n \v \f \r
+}
+
+/** Removes the backticks pt-query-digest strips from `use \`db\``. */
+function stripBackticks(db: string): string {
+  return db.charCodeAt(0) === 96 || db.endsWith('`') ? db.replace(/^`|`$/g, '') : db;
+}
+
+/** Queries whose fingerprints are cached, at most; the cache is cleared when full. */
+const FINGERPRINT_CACHE_SIZE = 20_000;
 
 /** Creates an incremental pt-query-digest-compatible aggregator. */
 export function createDigest(options: DigestOptions = {}): Digest {
   const maxDistinct = options.maxDistinctValues ?? 100;
   const maxSkipped = options.maxSkipped ?? 1000;
-  const types = new Map<string, AttributeType>();
-  const ignoredCache = new Map<string, boolean>();
+  const attributeIds = new Map<string, number>();
+  const attributes: Attribute[] = [];
+  // Open-addressed (by name hash) cache of attribute ids for the attribute-line scanner.
+  const nameSlots = new Int32Array(4096);
   const classes = new Map<string, ClassState>();
-  const globals = new Map<string, Metric>();
+  const globals: (Metric | undefined)[] = [];
+  const fingerprints = new Map<string, string>();
   const skipped: SlowLogSkip[] = [];
   let skippedTotal = 0;
   let events = 0;
   let lastDb: string | undefined;
   let lastTs: string | undefined;
+  let lastTsRaw: string | undefined;
+  let lastTsNorm: string | undefined;
   let tsMin: string | undefined;
   let tsMax: string | undefined;
 
-  function typeOf(name: string, raw: string): AttributeType {
-    let type = types.get(name);
-    if (type === undefined) {
-      type =
-        FORCED_TYPE[name] ??
-        (NUMBER_VALUE.test(raw) ? 'num' : raw === 'Yes' || raw === 'No' ? 'bool' : 'string');
-      types.set(name, type);
+  // Per-event scratch: the final value of every attribute the event carries (later wins).
+  let stamp = 0;
+  let stamps = new Int32Array(64);
+  let numbers = new Float64Array(64);
+  let numeric = new Uint8Array(64);
+  const raws: (string | undefined)[] = [];
+  const present: number[] = [];
+  let evTs: string | undefined;
+  let evDb: string | undefined;
+  let evSchema: string | undefined;
+  let evUser: string | undefined;
+  let evHost: string | undefined;
+
+  function resetEvent(): void {
+    stamp++;
+    present.length = 0;
+    evTs = undefined;
+    evDb = undefined;
+    evSchema = undefined;
+    evUser = undefined;
+    evHost = undefined;
+  }
+
+  function idOf(name: string): number {
+    let id = attributeIds.get(name);
+    if (id === undefined) {
+      id = attributes.length;
+      attributes.push({
+        name,
+        kind: IGNORED.has(name) ? Kind.Ignored : (SPECIAL[name] ?? Kind.Attribute),
+        bucketed: BUCKETED.has(name),
+        adminZeroed: ADMIN_ZEROED.has(name),
+        type: FORCED_TYPE[name],
+        nameColon: `${name}:`,
+        next: -1,
+      });
+      attributeIds.set(name, id);
+      if (id >= stamps.length) {
+        const size = stamps.length * 2;
+        const grownStamps = new Int32Array(size);
+        grownStamps.set(stamps);
+        stamps = grownStamps;
+        const grownNumbers = new Float64Array(size);
+        grownNumbers.set(numbers);
+        numbers = grownNumbers;
+        const grownNumeric = new Uint8Array(size);
+        grownNumeric.set(numeric);
+        numeric = grownNumeric;
+      }
     }
-    return type;
+    return id;
+  }
+  const queryTimeId = idOf('Query_time');
+
+  /** Records `name: raw` for the current event. */
+  function setRaw(id: number, raw: string): void {
+    const attribute = attributes[id]!;
+    switch (attribute.kind) {
+      case Kind.Ignored:
+        return;
+      case Kind.Ts:
+        evTs = raw;
+        return;
+      case Kind.Db:
+        evDb = raw;
+        return;
+      case Kind.Schema:
+        evSchema = raw;
+        return;
+      case Kind.User:
+        evUser = raw;
+        return;
+      case Kind.Host:
+        evHost = raw;
+        return;
+      default:
+        if (stamps[id] !== stamp) {
+          stamps[id] = stamp;
+          present.push(id);
+        }
+        raws[id] = raw;
+        numeric[id] = 0;
+    }
+  }
+
+  /**
+   * Every `Name: value` pair of an attribute line, as the parser's `readAttributePairs` reads
+   * them (Perl's `m/(\w+):\s+(\S+|\Z)/g`), without building strings for names or for plain
+   * decimal values: those are parsed in place (`m / 10^k`, exact for up to 15 digits).
+   */
+  function scanAttributeLine(text: string): void {
+    const n = text.length;
+    let i = 0;
+    let previous = -1;
+    let predicted = -1;
+    while (i < n) {
+      let c = text.charCodeAt(i);
+      if (!isWordChar(c)) {
+        i++;
+        continue;
+      }
+      let id: number;
+      let j: number;
+      // Lines of one log repeat the same names in the same order: try the name that followed
+      // the previous one last time before hashing the word.
+      const guess = predicted >= 0 ? attributes[predicted]! : undefined;
+      if (
+        guess !== undefined &&
+        text.startsWith(guess.nameColon, i) &&
+        (j = i + guess.name.length) + 1 < n &&
+        isSpace(text.charCodeAt(j + 1))
+      ) {
+        id = predicted;
+      } else {
+        let hash = c;
+        j = i + 1;
+        while (j < n && isWordChar((c = text.charCodeAt(j)))) {
+          hash = (Math.imul(hash, 31) + c) | 0;
+          j++;
+        }
+        if (!(j + 1 < n && text.charCodeAt(j) === 58 /* : */ && isSpace(text.charCodeAt(j + 1)))) {
+          i = j;
+          continue;
+        }
+        // Attribute id: hash slot, confirmed by comparing the name in place.
+        const slot = hash & 4095;
+        id = nameSlots[slot]! - 1;
+        const known = id >= 0 ? attributes[id]!.name : undefined;
+        if (known === undefined || known.length !== j - i || !text.startsWith(known, i)) {
+          id = idOf(text.slice(i, j));
+          nameSlots[slot] = id + 1;
+        }
+      }
+      if (previous >= 0) attributes[previous]!.next = id;
+      previous = id;
+      predicted = attributes[id]!.next;
+      let k = j + 2;
+      while (k < n && isSpace(text.charCodeAt(k))) k++;
+      let v = k;
+      let mantissa = 0;
+      let digits = 0;
+      let point = -1;
+      let plain = true;
+      while (v < n) {
+        c = text.charCodeAt(v);
+        if (isSpace(c)) break;
+        if (c >= 48 && c <= 57) {
+          mantissa = mantissa * 10 + (c - 48);
+          digits++;
+        } else if (c === 46 /* . */ && point < 0 && digits > 0) point = digits;
+        else plain = false;
+        v++;
+      }
+      const attribute = attributes[id]!;
+      if (attribute.kind === Kind.Attribute) {
+        if (stamps[id] !== stamp) {
+          stamps[id] = stamp;
+          present.push(id);
+        }
+        if (plain && digits > 0 && digits <= 15 && point !== digits) {
+          numeric[id] = 1;
+          numbers[id] = point < 0 ? mantissa : mantissa / POW10[digits - point]!;
+          raws[id] = id === queryTimeId ? text.slice(k, v) : undefined;
+        } else {
+          numeric[id] = 0;
+          raws[id] = text.slice(k, v);
+        }
+      } else if (attribute.kind !== Kind.Ignored) {
+        setRaw(id, text.slice(k, v));
+      }
+      i = v;
+    }
+  }
+
+  function typeOf(attribute: Attribute, raw: string | undefined): AttributeType {
+    // `raw` is undefined for values already read as plain decimals, which are numbers.
+    return (attribute.type ??=
+      raw === undefined || NUMBER_VALUE.test(raw)
+        ? 'num'
+        : raw === 'Yes' || raw === 'No'
+          ? 'bool'
+          : 'string');
+  }
+
+  function fingerprintOf(query: string): string {
+    const key = fingerprintKey(query);
+    if (key === undefined) return fingerprint(query);
+    let fp = fingerprints.get(key);
+    if (fp === undefined) {
+      if (fingerprints.size >= FINGERPRINT_CACHE_SIZE) fingerprints.clear();
+      fp = detach(fingerprint(key));
+      fingerprints.set(detach(key), fp);
+    }
+    return fp;
   }
 
   function add(event: SlowLogEvent): void {
-    const props = event.properties;
     if (!perlTruthy(event.query)) return;
     events++;
-    const fp = fingerprint(event.query);
+    resetEvent();
+    if (event instanceof ParsedSlowLogEvent) {
+      const ops = event.ops;
+      for (let i = 0; i + 1 < ops.length; i += 2) {
+        const op = ops[i]!;
+        if (op === ATTRIBUTE_LINE_OP) scanAttributeLine(ops[i + 1] as string);
+        else setRaw(idOf(op), ops[i + 1] as string);
+      }
+    } else {
+      const props = event.properties;
+      for (const name in props) setRaw(idOf(name), props[name]!);
+    }
+    let fp = fingerprintOf(event.query);
 
-    let db = props.db ?? props.Schema;
+    let db = evDb ?? evSchema;
     if (db !== undefined) lastDb = db;
     else db = lastDb;
-    let ts = props.ts;
+    let ts = evTs;
     if (ts !== undefined) lastTs = ts;
     else ts = lastTs;
-    const tsNorm = ts === undefined ? undefined : normalizeTimestamp(ts);
+    let tsNorm: string | undefined;
+    if (ts !== undefined) {
+      if (ts !== lastTsRaw) {
+        lastTsRaw = ts;
+        lastTsNorm = detach(normalizeTimestamp(ts));
+      }
+      tsNorm = lastTsNorm;
+    }
     const adminZero = event.query.startsWith('administrator');
 
     let state = classes.get(fp);
     if (!state) {
+      fp = detach(fp);
+      db = db === undefined ? undefined : detach(db);
       state = {
         fingerprint: fp,
         count: 0,
-        metrics: new Map(),
-        flags: new Map(),
+        metrics: [],
+        flags: [],
         dbs: new Set(),
         users: new Set(),
         hosts: new Set(),
         tsMin: undefined,
         tsMax: undefined,
         maxOffset: event.offset,
-        sample: {
-          query: event.query,
-          queryTime: undefined,
-          ts: tsNorm,
-          db,
-          line: event.line,
-        },
+        sample: { query: detach(event.query), queryTime: undefined, ts: tsNorm, db, line: event.line },
       };
       classes.set(fp, state);
     }
@@ -400,50 +700,124 @@ export function createDigest(options: DigestOptions = {}): Digest {
       if (tsMax === undefined || tsNorm > tsMax) tsMax = tsNorm;
     }
     if (db !== undefined) addDistinct(state.dbs, stripBackticks(db));
-    if (props.user !== undefined) addDistinct(state.users, props.user);
-    if (props.host !== undefined) addDistinct(state.hosts, props.host);
+    if (evUser !== undefined) addDistinct(state.users, evUser);
+    if (evHost !== undefined) addDistinct(state.hosts, evHost);
 
-    for (const name in props) {
-      let ignored = ignoredCache.get(name);
-      if (ignored === undefined) ignoredCache.set(name, (ignored = IGNORED.has(name)));
-      if (ignored) continue;
-      let raw = props[name]!;
-      if (adminZero && ADMIN_ZEROED.includes(name)) raw = '0';
-      const type = typeOf(name, raw);
+    for (let p = 0; p < present.length; p++) {
+      const id = present[p]!;
+      const attribute = attributes[id]!;
+      let raw = raws[id];
+      let isNumeric = numeric[id] === 1;
+      let value = numbers[id]!;
+      if (adminZero && attribute.adminZeroed) {
+        raw = '0';
+        isNumeric = true;
+        value = 0;
+      }
+      const type = typeOf(attribute, isNumeric ? undefined : raw);
       if (type === 'num') {
-        let value: number;
-        if (name === 'Query_time') {
-          const m = QUERY_TIME_PREFIX.exec(raw);
-          if (m) raw = m[1]!;
-          value = m ? Number(raw) : Number.NaN;
-        } else {
-          if (PLAIN_NUMBER.test(raw)) value = Number(raw);
+        if (!isNumeric) {
+          const text = raw!;
+          if (id === queryTimeId) {
+            const m = QUERY_TIME_PREFIX.exec(text);
+            if (m) raw = m[1]!;
+            value = m ? Number(raw) : Number.NaN;
+          } else if (PLAIN_NUMBER.test(text)) value = Number(text);
           else {
-            const m = PERL_NUMBER.exec(raw);
+            const m = PERL_NUMBER.exec(text);
             value = m ? Number(m[1]) : Number.NaN;
           }
+          if (Number.isNaN(value)) continue;
         }
-        if (Number.isNaN(value)) continue;
-        let metric = state.metrics.get(name);
-        if (!metric) state.metrics.set(name, (metric = newMetric(BUCKETED.has(name))));
-        addValue(metric, value);
-        let global = globals.get(name);
-        if (!global) globals.set(name, (global = newMetric(BUCKETED.has(name))));
-        addValue(global, value);
-        if (name === 'Query_time' && value >= metric.max) {
-          state.sample = { query: event.query, queryTime: raw, ts: tsNorm, db, line: event.line };
+        const bucket = attribute.bucketed ? bucketIndex(value) : 0;
+        let metric = state.metrics[id];
+        if (!metric) state.metrics[id] = metric = newMetric(attribute.bucketed, false);
+        addValue(metric, value, bucket);
+        let global = globals[id];
+        if (!global) globals[id] = global = newMetric(attribute.bucketed, true);
+        addValue(global, value, bucket);
+        if (id === queryTimeId && value >= metric.max) {
+          state.sample = {
+            query: detach(event.query),
+            queryTime: raw === undefined ? undefined : detach(raw),
+            ts: tsNorm === undefined ? undefined : detach(tsNorm),
+            db: db === undefined ? undefined : detach(db),
+            line: event.line,
+          };
         }
       } else if (type === 'bool') {
-        let flag = state.flags.get(name);
-        if (!flag) state.flags.set(name, (flag = { yes: 0, count: 0 }));
+        let flag = state.flags[id];
+        if (!flag) state.flags[id] = flag = { yes: 0, count: 0 };
         flag.count++;
-        if (raw === 'Yes') flag.yes++;
+        if (!isNumeric && raw === 'Yes') flag.yes++;
       }
     }
   }
 
   function addDistinct(set: Set<string>, value: string): void {
-    if (set.size < maxDistinct || set.has(value)) set.add(value);
+    if (!set.has(value) && set.size < maxDistinct) set.add(detach(value));
+  }
+
+  function rankValue(state: ClassState, attribute: string, fn: string): number | undefined {
+    if (attribute === 'query_count' || attribute === 'count') return state.count;
+    const id = attributeIds.get(attribute);
+    const metric = id === undefined ? undefined : state.metrics[id];
+    if (!metric || metric.cnt === 0) return undefined;
+    switch (fn) {
+      case 'min':
+        return metric.min;
+      case 'max':
+        return metric.max;
+      case 'avg':
+        return metric.sum / metric.cnt;
+      case 'cnt':
+        return metric.cnt;
+      default:
+        return metric.sum;
+    }
+  }
+
+  function toClass(state: ClassState, ranked: boolean): DigestClass {
+    const metrics: Record<string, MetricSummary> = {};
+    state.metrics.forEach((metric, id) => {
+      const summary = summarize(metric);
+      if (summary) metrics[attributes[id]!.name] = summary;
+    });
+    const flags: Record<string, FlagSummary> = {};
+    state.flags.forEach((flag, id) => {
+      if (flag) flags[attributes[id]!.name] = { ...flag };
+    });
+    const sample = state.sample;
+    return {
+      checksum: checksum(state.fingerprint),
+      fingerprint: binaryToDisplay(state.fingerprint),
+      queryCount: state.count,
+      queryTime: metrics.Query_time,
+      lockTime: metrics.Lock_time,
+      rowsSent: metrics.Rows_sent,
+      rowsExamined: metrics.Rows_examined,
+      rowsAffected: metrics.Rows_affected,
+      metrics,
+      flags,
+      firstSeen: state.tsMin,
+      lastSeen: state.tsMax,
+      schemas: [...state.dbs].map(binaryToDisplay).sort(),
+      users: [...state.users].map(binaryToDisplay).sort(),
+      hosts: [...state.hosts].map(binaryToDisplay).sort(),
+      ranked,
+      example: {
+        sql: binaryToDisplay(sample.query),
+        queryTime: sample.queryTime,
+        ts: sample.ts,
+        schema: sample.db === undefined ? undefined : binaryToDisplay(stripBackticks(sample.db)),
+        line: sample.line,
+      },
+    };
+  }
+
+  function globalOf(name: string): Metric | undefined {
+    const id = attributeIds.get(name);
+    return id === undefined ? undefined : globals[id];
   }
 
   function result(report: DigestReportOptions = {}): DigestResult {
@@ -465,13 +839,13 @@ export function createDigest(options: DigestOptions = {}): Digest {
     const out: DigestClass[] = limited.map(({ state, value }) => toClass(state, value !== undefined));
     return {
       global: {
-        queryCount: globals.get('Query_time')?.cnt ?? 0,
+        queryCount: globalOf('Query_time')?.cnt ?? 0,
         events,
         uniqueQueryCount: classes.size,
-        queryTime: summarize(globals.get('Query_time')),
-        lockTime: summarize(globals.get('Lock_time')),
-        rowsSent: summarize(globals.get('Rows_sent')),
-        rowsExamined: summarize(globals.get('Rows_examined')),
+        queryTime: summarize(globalOf('Query_time')),
+        lockTime: summarize(globalOf('Lock_time')),
+        rowsSent: summarize(globalOf('Rows_sent')),
+        rowsExamined: summarize(globalOf('Rows_examined')),
         firstSeen: tsMin,
         lastSeen: tsMax,
       },
@@ -490,46 +864,6 @@ export function createDigest(options: DigestOptions = {}): Digest {
     result,
     get events(): number {
       return events;
-    },
-  };
-}
-
-function stripBackticks(db: string): string {
-  return db.replace(/^`|`$/g, '');
-}
-
-function toClass(state: ClassState, ranked: boolean): DigestClass {
-  const metrics: Record<string, MetricSummary> = {};
-  for (const [name, metric] of state.metrics) {
-    const summary = summarize(metric);
-    if (summary) metrics[name] = summary;
-  }
-  const flags: Record<string, FlagSummary> = {};
-  for (const [name, flag] of state.flags) flags[name] = { ...flag };
-  const sample = state.sample;
-  return {
-    checksum: checksum(state.fingerprint),
-    fingerprint: binaryToDisplay(state.fingerprint),
-    queryCount: state.count,
-    queryTime: metrics.Query_time,
-    lockTime: metrics.Lock_time,
-    rowsSent: metrics.Rows_sent,
-    rowsExamined: metrics.Rows_examined,
-    rowsAffected: metrics.Rows_affected,
-    metrics,
-    flags,
-    firstSeen: state.tsMin,
-    lastSeen: state.tsMax,
-    schemas: [...state.dbs].map(binaryToDisplay).sort(),
-    users: [...state.users].map(binaryToDisplay).sort(),
-    hosts: [...state.hosts].map(binaryToDisplay).sort(),
-    ranked,
-    example: {
-      sql: binaryToDisplay(sample.query),
-      queryTime: sample.queryTime,
-      ts: sample.ts,
-      schema: sample.db === undefined ? undefined : binaryToDisplay(stripBackticks(sample.db)),
-      line: sample.line,
     },
   };
 }
