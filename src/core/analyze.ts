@@ -16,6 +16,7 @@ import { parseStatement, type AstNode } from './sql/parse.js';
 import { collectPredicateSites, type PredicateSite } from './sql/predicates.js';
 import { LineIndex, splitStatements } from './sql/split.js';
 import { sessionSqlModeAfter } from './sqlmode/modes.js';
+import { schemaFromDdl } from './schema/ddl.js';
 
 export interface AnalyzeOptions {
   server: ServerInfo;
@@ -49,7 +50,7 @@ export function disabledByComment(sql: string): Set<string> {
 
 /** Analyze a script of one or more statements. Never throws for bad SQL: errors[] carries it. */
 export function analyze(text: string, options: AnalyzeOptions): AnalysisReport {
-  const schema = options.schema ?? EMPTY_SCHEMA;
+  let schema = options.schema ?? EMPTY_SCHEMA;
   const lines = new LineIndex(text);
   const activeRules = (options.rules ?? Object.values(registry)).filter(
     (rule) => !options.disabledRules?.includes(rule.meta.id) && !rule.meta.replacedBy,
@@ -138,12 +139,49 @@ export function analyze(text: string, options: AnalyzeOptions): AnalysisReport {
         },
       });
     }
+    schema = schemaAfter(schema, parsed.ast, slice.sql, server, statement.findings);
     const nextMode = sessionSqlModeAfter(parsed.ast, server.flavor, server.version);
     if (nextMode !== undefined) server = { ...server, sqlMode: { ...server.sqlMode, session: nextMode } };
     statement.findings.sort((a, b) => a.line - b.line || a.column - b.column || a.rule.localeCompare(b.rule));
     report.statements.push(statement);
   });
   return report;
+}
+
+/**
+ * The schema as later statements of the script see it: a CREATE TABLE the server would accept
+ * replaces the table, DROP TABLE removes it. (A CREATE we predict to fail, e.g. ERROR 1067, changes
+ * nothing, as on the server.) ALTER TABLE is not followed yet.
+ */
+function schemaAfter(
+  schema: SchemaModel,
+  ast: AstNode,
+  sql: string,
+  server: ServerInfo,
+  findings: readonly Finding[],
+): SchemaModel {
+  const type = String(ast.type ?? '').toLowerCase();
+  const keyword = String(ast.keyword ?? '').toLowerCase();
+  if (keyword !== 'table' || (type !== 'create' && type !== 'drop')) return schema;
+  if (findings.some((finding) => finding.predictedError && !finding.predictedError.warningOnly))
+    return schema;
+  const names = (Array.isArray(ast.table) ? ast.table : Array.isArray(ast.name) ? ast.name : []) as {
+    table?: unknown;
+  }[];
+  const dropped = new Set(names.map((name) => String(name.table ?? '').toLowerCase()));
+  if (type === 'drop') {
+    return { ...schema, tables: schema.tables.filter((table) => !dropped.has(table.name.toLowerCase())) };
+  }
+  const created = schemaFromDdl(sql, server.flavor).schema.tables;
+  if (created.length === 0) return schema;
+  const known = (name: string) =>
+    schema.tables.some((table) => table.name.toLowerCase() === name.toLowerCase());
+  if (ast.if_not_exists && created.some((table) => known(table.name))) return schema;
+  const replaced = new Set(created.map((table) => table.name.toLowerCase()));
+  return {
+    source: schema.source === 'none' ? 'ddl' : schema.source,
+    tables: [...schema.tables.filter((table) => !replaced.has(table.name.toLowerCase())), ...created],
+  };
 }
 
 /** node-sql-parser's spans of binary expressions include trailing blanks; markers should not. */

@@ -158,3 +158,26 @@ describe('analyze: bad input', () => {
     }
   });
 });
+
+describe('analyze: the schema follows the script', () => {
+  it('predicts the seeds events_t sequence: 1364, 1067 twice, then success after the fixed CREATE', () => {
+    const table = (dflt: string) =>
+      `CREATE TABLE events_t (id int NOT NULL AUTO_INCREMENT, event_date datetime NOT NULL${dflt}, profile_id int, PRIMARY KEY (id))`;
+    const insert = 'insert into events_t (profile_id) values (1)';
+    const script = [
+      table(''),
+      insert,
+      'DROP TABLE events_t',
+      table(" DEFAULT '0000-00-00 00:00:00'"),
+      table(" DEFAULT '2000-00-00 00:00:00'"),
+      table(" DEFAULT '2000-01-01 00:00:00'"),
+      insert,
+    ].join(';\n');
+    const report = analyze(script, { server: mysql8, source: 'flags' });
+    expect(
+      report.statements.map((statement) =>
+        statement.findings.map((finding) => finding.predictedError?.code ?? finding.rule),
+      ),
+    ).toEqual([[], [1364], [], [1067], [1067], [], []]);
+  });
+});
