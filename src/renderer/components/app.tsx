@@ -28,6 +28,7 @@ import { LocksPanel } from './locks-panel.js';
 import { ModesPanel } from './modes-panel.js';
 import { PlanPanel, type PlanState } from './plan-panel.js';
 import { StatusBar } from './status-bar.js';
+import { TopQueriesPanel } from './top-queries-panel.js';
 import { WhatIfDialog, type WhatIfTarget } from './what-if-dialog.js';
 
 /** The text a new window starts with: what to do, and the seeds' query. */
@@ -51,7 +52,7 @@ type Analysis =
   | { status: 'failed'; error: ShownError };
 
 /** Bottom-area panels; a panel exists only when its API methods do. */
-type PanelId = 'findings' | 'plan' | 'locks' | 'modes' | 'export';
+type PanelId = 'findings' | 'plan' | 'top' | 'locks' | 'modes' | 'export';
 
 type Dialog =
   | null
@@ -77,6 +78,7 @@ function hasMethod(name: string): boolean {
 
 /** Panels whose methods exist in this build. */
 const hasModes = hasMethod('sqlmode.view') && hasMethod('sqlmode.upgrade');
+const hasTop = hasMethod('digest.start') && hasMethod('job.status') && hasMethod('job.cancel');
 const hasLocks = hasMethod('locks.poll') && hasMethod('locks.kill');
 const hasExport = hasMethod('workspace.get') && hasMethod('export.preview');
 
@@ -527,6 +529,9 @@ export function App({ api }: { api: AdvisorApi }) {
     { id: 'demo', title: 'Try it: load the demo (no server needed)', run: () => void tryDemo() },
     { id: 'panel-findings', title: 'Show Findings panel', run: () => setPanel('findings') },
     { id: 'panel-plan', title: 'Show Plan panel', run: () => setPanel('plan') },
+    ...(hasTop
+      ? [{ id: 'panel-top', title: 'Show Top queries panel (slow log)', run: () => setPanel('top') }]
+      : []),
     ...(hasLocks ? [{ id: 'panel-locks', title: 'Show Locks panel', run: () => setPanel('locks') }] : []),
     ...(hasModes
       ? [{ id: 'panel-modes', title: 'Show Modes panel (sql_mode)', run: () => setPanel('modes') }]
@@ -551,6 +556,7 @@ export function App({ api }: { api: AdvisorApi }) {
   const panels: { id: PanelId; label: string }[] = [
     { id: 'findings', label: 'Findings' },
     { id: 'plan', label: 'Plan' },
+    ...(hasTop ? [{ id: 'top' as const, label: 'Top queries' }] : []),
     ...(hasLocks ? [{ id: 'locks' as const, label: 'Locks' }] : []),
     ...(hasModes ? [{ id: 'modes' as const, label: 'Modes' }] : []),
     ...(hasExport ? [{ id: 'export' as const, label: 'Export' }] : []),
@@ -741,6 +747,17 @@ export function App({ api }: { api: AdvisorApi }) {
                 onExplainAnalyze={confirmExplainAnalyze}
                 onPaste={() => setDialog({ kind: 'paste' })}
                 onOpenFinding={openFinding}
+              />
+            )}
+            {panel === 'top' && hasTop && (
+              <TopQueriesPanel
+                api={api}
+                connected={live !== null}
+                onSend={(sql, explainIt) => {
+                  newTab('Top query', `${sql.replace(/;?\s*$/, '')};\n`);
+                  if (explainIt) void explain(false);
+                  else void analyze('all');
+                }}
               />
             )}
             {panel === 'locks' && hasLocks && (
