@@ -111,12 +111,49 @@ function metricJson(metric: MetricSummary | undefined, seconds: boolean) {
   };
 }
 
-/** The stable JSON contract of `sargable digest --format json`. */
+/**
+ * The stable JSON contract of `sargable digest --format json` (issue: Slow query capture, CLI):
+ * `{ source, events, classes: [{ checksum, fingerprint, count, queryTime, lockTime, rowsSent,
+ * rowsExamined, firstSeen, lastSeen, schemas, example }], skipped: [{ line, reason }] }`.
+ * Metrics are `{ sum, min, max, avg, p95, median }` (null when the log has no such field);
+ * `example` is the full text of the slowest query of the class. Fields beyond the contract
+ * (`users`, `hosts`, `exampleQueryTime`, `global`, `flags`, `file` and `offset` of a skip…)
+ * are extras that may grow.
+ */
 export function toJson(result: SlowLogFileResult) {
   const g = result.global;
   return {
     source: result.source,
     events: g.events,
+    classes: result.classes.map((c) => ({
+      checksum: c.checksum,
+      fingerprint: c.fingerprint,
+      count: c.queryCount,
+      queryTime: metricJson(c.queryTime, true),
+      lockTime: metricJson(c.lockTime, true),
+      rowsSent: metricJson(c.rowsSent, false),
+      rowsExamined: metricJson(c.rowsExamined, false),
+      rowsAffected: metricJson(c.rowsAffected, false),
+      firstSeen: c.firstSeen ?? null,
+      lastSeen: c.lastSeen ?? null,
+      schemas: c.schemas,
+      example: c.example.sql,
+      exampleQueryTime: c.example.queryTime ?? null,
+      exampleSeen: c.example.ts ?? null,
+      exampleSchema: c.example.schema ?? null,
+      exampleLine: c.example.line,
+      users: c.users,
+      hosts: c.hosts,
+      flags: c.flags,
+      ranked: c.ranked,
+    })),
+    skipped: result.skipped.map((s) => ({
+      line: s.line,
+      reason: s.reason,
+      ...(s.file === undefined ? {} : { file: s.file }),
+      offset: s.offset,
+    })),
+    skippedTotal: result.skippedTotal,
     global: {
       queryCount: g.queryCount,
       uniqueQueryCount: g.uniqueQueryCount,
@@ -127,30 +164,6 @@ export function toJson(result: SlowLogFileResult) {
       firstSeen: g.firstSeen ?? null,
       lastSeen: g.lastSeen ?? null,
     },
-    classes: result.classes.map((c) => ({
-      checksum: c.checksum,
-      fingerprint: c.fingerprint,
-      queryCount: c.queryCount,
-      queryTime: metricJson(c.queryTime, true),
-      lockTime: metricJson(c.lockTime, true),
-      rowsSent: metricJson(c.rowsSent, false),
-      rowsExamined: metricJson(c.rowsExamined, false),
-      rowsAffected: metricJson(c.rowsAffected, false),
-      firstSeen: c.firstSeen ?? null,
-      lastSeen: c.lastSeen ?? null,
-      schemas: c.schemas,
-      users: c.users,
-      hosts: c.hosts,
-      flags: c.flags,
-      example: {
-        sql: c.example.sql,
-        queryTime: c.example.queryTime ?? null,
-        ts: c.example.ts ?? null,
-        schema: c.example.schema ?? null,
-      },
-    })),
-    skipped: result.skipped,
-    skippedTotal: result.skippedTotal,
   };
 }
 
