@@ -87,6 +87,22 @@ describe.each(testServers())('API areas on $flavor', ({ flavor, url }) => {
         ? /ADD INDEX .*\(\(MONTH\(create_time\)\)\)/
         : /GENERATED ALWAYS AS \(MONTH\(create_time\)\) VIRTUAL/,
     );
+    // Live environment: table sizes from information_schema feed the large-table warning.
+    const admin = await connect(url, database);
+    await admin.query(
+      "INSERT INTO products (price, create_time) VALUES (1, '2019-10-01'), (2, '2019-10-02'), (3, '2019-11-01')",
+    );
+    await admin.query('ANALYZE TABLE products');
+    await admin.end();
+    const warned: { script: { warnings: string[] } } = await call('export.preview', {
+      profileId: `p-${flavor}`,
+      flavor,
+      version,
+      connectionId,
+      largeTableRows: 1,
+    });
+    expect(warned.script.warnings.some((warning) => /Table products is large/.test(warning))).toBe(true);
+    expect(warned.script.warnings.some((warning) => /Group Replication|Galera/.test(warning))).toBe(false);
     const rollback: { script: { text: string } } = await call('export.preview', {
       profileId: `p-${flavor}`,
       flavor,

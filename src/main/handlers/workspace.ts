@@ -1,11 +1,18 @@
 // Handlers for the workspace and export area (see src/shared/api/workspace.ts).
 
-import { exportWorkspace } from '../../core/export/index.js';
-import { acceptItem, dismissItem, fromAnalysis, type Workspace } from '../../core/workspace/index.js';
+import { exportWorkspace, type TableStats } from '../../core/export/index.js';
+import {
+  acceptItem,
+  acceptedItems,
+  dismissItem,
+  fromAnalysis,
+  type Workspace,
+} from '../../core/workspace/index.js';
 import type { WorkspaceApi, WorkspaceReply } from '../../shared/api/workspace.js';
 import { AdvisorError } from '../../shared/errors.js';
 import type { Services } from '../handlers.js';
 import { loadSchema } from '../services/schema.js';
+import { readDdlEnvironment, readTableStats } from '../services/environment.js';
 import {
   defaultWorkspacePath,
   loadOrCreateWorkspace,
@@ -75,15 +82,23 @@ export function createWorkspaceHandlers(services: Services): WorkspaceApi {
       const entry = await current(profileId);
       let schema = null;
       let database: string | null = null;
+      let variables: Record<string, string | null> | undefined;
+      let tableStats: Record<string, TableStats> | undefined;
       if (connectionId) {
         const { connection, server } = connections.get(connectionId);
         database = server.database;
         if (server.database) schema = await loadSchema(connection, server, server.database);
+        // Cluster variables and table sizes decide the risk warnings (Group Replication, Galera, large tables).
+        variables = await readDdlEnvironment(connection);
+        const tables = [...new Set(acceptedItems(entry.workspace).map((item) => item.table))];
+        if (server.database) tableStats = await readTableStats(connection, server.database, tables);
       }
       return exportWorkspace(entry.workspace, {
         ...options,
         schema,
         database,
+        ...(variables ? { variables } : {}),
+        ...(tableStats ? { tableStats } : {}),
         generatedAt: now(),
         sargableVersion: services.app.version,
       });

@@ -26,8 +26,10 @@ const exportPreviewSchema = profileRef.extend({
   rollback: z.boolean().optional(),
   idempotent: z.boolean().optional(),
   splitOnline: z.boolean().optional(),
-  /** Use the live schema to flag suggestions that no longer apply. */
+  /** Use the live schema to flag suggestions that no longer apply, and read cluster variables and table sizes for warnings. */
   connectionId: z.string().optional(),
+  /** Warn about tables with at least this many rows (default 1,000,000). */
+  largeTableRows: z.number().int().positive().optional(),
 });
 
 export const workspaceSchemas = {
