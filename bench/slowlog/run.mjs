@@ -1,36 +1,103 @@
-// Times Sargable's slow-log digest against pt-query-digest on the same generated log.
-// Usage: node bench/slowlog/run.mjs [--mb 20] [--ours-mb 0] [--skip-pt]
-//   --mb       size of the log both tools digest (pt-query-digest is slow: keep it small)
-//   --ours-mb  also digest a larger log with Sargable only (memory stays flat), e.g. 500
+// Times Sargable's slow-log digest against pt-query-digest on the same log (sysbench or generated).
+/*
+ * Usage:
+ *   node bench/slowlog/run.mjs --sysbench SECONDS   real log: sysbench oltp_read_write against a
+ *                                                   throwaway MySQL 8.0.33, log_slow_extra=ON
+ *   node bench/slowlog/run.mjs [--mb 20]            deterministic generated log (no sysbench needed)
+ * Options:
+ *   --threads N     sysbench threads (default 4)
+ *   --ours-mb N     also digest an N MiB generated log with Sargable only (memory stays flat)
+ *   --skip-pt       do not run pt-query-digest
+ *   --keep          keep the log files (in the OS temp dir) instead of deleting them
+ * Our side runs the bundled service code (`digestFilesInThread`, what `sargable digest` runs) in a
+ * child process under /usr/bin/time for peak RSS; pt-query-digest runs with `--output json` on
+ * the same file. Both wall times include process start-up.
+ */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { build } from 'esbuild';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../..');
 const { values } = parseArgs({
   options: {
+    sysbench: { type: 'string' },
+    threads: { type: 'string', default: '4' },
     mb: { type: 'string', default: '20' },
     'ours-mb': { type: 'string', default: '0' },
     'skip-pt': { type: 'boolean', default: false },
+    keep: { type: 'boolean', default: false },
   },
 });
+const work = mkdtempSync(path.join(os.tmpdir(), 'sargable-bench-slowlog-'));
+const log = (message) => process.stderr.write(`${message}\n`);
 
 function generate(mb) {
-  const file = path.join(os.tmpdir(), `sargable-bench-slowlog-${mb}mb.log`);
-  if (!existsSync(file)) {
-    const r = spawnSync(process.execPath, [path.join(here, 'generate.mjs'), file, String(mb)], {
-      stdio: 'inherit',
-    });
-    if (r.status !== 0) throw new Error('generator failed');
+  const file = path.join(work, `generated-${mb}mb.log`);
+  const r = spawnSync(process.execPath, [path.join(here, 'generate.mjs'), file, String(mb)], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (r.status !== 0) throw new Error('generator failed');
+  return file;
+}
+
+function run(command, args, options = {}) {
+  const r = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 1 << 30, ...options });
+  if (r.status !== 0) throw new Error(`${command} ${args[0] ?? ''} failed (${r.status}): ${r.stderr}`);
+  return r.stdout;
+}
+
+/** A sysbench oltp_read_write slow log from a throwaway MySQL 8.0.33 with log_slow_extra=ON. */
+async function sysbenchLog(seconds) {
+  const { tsImport } = await import('tsx/esm/api');
+  const servers = await tsImport(
+    pathToFileURL(path.join(root, 'tests/support/servers.ts')).href,
+    import.meta.url,
+  );
+  const { default: mysql } = await import('mysql2/promise');
+  log('starting MySQL 8.0.33…');
+  const server = await servers.startServer('mysql', { log });
+  const file = path.join(work, `sysbench-${seconds}s.log`);
+  try {
+    const admin = await mysql.createConnection({ uri: server.url });
+    await admin.query('CREATE DATABASE sbtest');
+    const common = [
+      '--mysql-host=127.0.0.1',
+      `--mysql-port=${server.port}`,
+      `--mysql-user=${server.user}`,
+      `--mysql-password=${server.password}`,
+      '--mysql-db=sbtest',
+      '--tables=4',
+      '--table-size=20000',
+    ];
+    log('sysbench prepare…');
+    run('sysbench', ['oltp_read_write', ...common, 'prepare']);
+    // New connections pick up long_query_time; sysbench connects after this.
+    await admin.query(
+      "SET GLOBAL slow_query_log_file = ?, log_output = 'FILE', long_query_time = 0, log_slow_extra = ON, slow_query_log = ON",
+      [file],
+    );
+    log(`sysbench run --time=${seconds}…`);
+    run('sysbench', [
+      'oltp_read_write',
+      ...common,
+      `--threads=${values.threads}`,
+      `--time=${seconds}`,
+      'run',
+    ]);
+    await admin.query('SET GLOBAL slow_query_log = OFF');
+    await admin.end();
+  } finally {
+    await server.stop();
   }
   return file;
 }
 
-/** Runs a command under /usr/bin/time; returns wall seconds, peak RSS (MiB) and stdout. */
+/** Runs a command under /usr/bin/time: wall seconds, peak RSS (MiB), stdout. */
 function timed(command, args, env = {}) {
   const started = process.hrtime.bigint();
   const r = spawnSync('/usr/bin/time', ['-f', '%M', command, ...args], {
@@ -45,49 +112,66 @@ function timed(command, args, env = {}) {
   return { wall, rssMb: rssKb / 1024, stdout: r.stdout };
 }
 
+const child = path.join(work, 'digest-child.mjs');
+await build({
+  entryPoints: [path.join(here, 'digest-child.ts')],
+  outfile: child,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  logLevel: 'error',
+});
+
 function ours(file) {
-  const r = timed(process.execPath, ['--import', 'tsx', path.join(here, 'digest-child.ts'), file]);
+  const r = timed(process.execPath, [child, file]);
   return { ...r, summary: JSON.parse(r.stdout) };
 }
 
-const mb = Number(values.mb);
-const file = generate(mb);
-const bytes = readFileSync(file).length;
-const a = ours(file);
-const eventsOurs = a.summary.events;
-const lines = [
-  `Log: ${file} (${(bytes / 1048576).toFixed(1)} MiB, ${eventsOurs} events, ${a.summary.classes.length} classes)`,
-  `sargable digest:   ${a.wall.toFixed(2)} s wall (${(a.summary.ms / 1000).toFixed(2)} s parsing), ${Math.round(eventsOurs / a.wall)} events/s, peak RSS ${a.rssMb.toFixed(0)} MiB`,
-];
-if (!values['skip-pt']) {
-  const out = path.join(os.tmpdir(), `sargable-bench-pt-${mb}mb.json`);
-  const b = timed(
-    'sh',
-    ['-c', `pt-query-digest --no-version-check --output json --limit 1000000 "$0" > "${out}"`, file],
-    {
-      TZ: 'UTC',
-    },
-  );
-  const pt = JSON.parse(readFileSync(out, 'utf8'));
-  rmSync(out);
-  const ptEvents = pt.global.query_count;
-  lines.push(
-    `pt-query-digest:   ${b.wall.toFixed(2)} s wall, ${Math.round(ptEvents / b.wall)} events/s, peak RSS ${b.rssMb.toFixed(0)} MiB`,
-    `speed ratio:       ${(eventsOurs / a.wall / (ptEvents / b.wall)).toFixed(1)}x pt-query-digest's events/s (wall clock, both including start-up)`,
-  );
-  const theirs = new Map(pt.classes.map((c) => [c.checksum, c.query_count]));
-  const same =
-    theirs.size === a.summary.classes.length &&
-    a.summary.classes.every(([checksum, count]) => theirs.get(checksum) === count) &&
-    pt.global.metrics.Query_time.sum === a.summary.queryTimeSum;
-  lines.push(`same classes, counts and Query_time sum as pt-query-digest: ${same ? 'yes' : 'NO'}`);
+try {
+  const file = values.sysbench ? await sysbenchLog(Number(values.sysbench)) : generate(Number(values.mb));
+  const bytes = statSync(file).size;
+  const a = ours(file);
+  const eventsOurs = a.summary.events;
+  const oursRate = eventsOurs / a.wall;
+  const lines = [
+    `Log: ${values.sysbench ? `sysbench oltp_read_write ${values.sysbench}s, MySQL 8.0.33 log_slow_extra=ON` : 'generated'}, ${(bytes / 1048576).toFixed(1)} MiB, ${eventsOurs} events, ${a.summary.classes.length} classes`,
+    `load average at start: ${os
+      .loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' ')} (${os.cpus().length} CPUs)`,
+    `sargable digest:   ${a.wall.toFixed(2)} s wall (${(a.summary.ms / 1000).toFixed(2)} s digesting), ${Math.round(oursRate)} events/s, peak RSS ${a.rssMb.toFixed(0)} MiB`,
+  ];
+  if (!values['skip-pt']) {
+    const out = path.join(work, 'pt.json');
+    const b = timed(
+      'sh',
+      ['-c', `pt-query-digest --no-version-check --output json --limit 1000000 "$0" > "${out}"`, file],
+      { TZ: 'UTC' },
+    );
+    const pt = JSON.parse(readFileSync(out, 'utf8'));
+    const ptEvents = pt.global.query_count;
+    const ptRate = ptEvents / b.wall;
+    lines.push(
+      `pt-query-digest:   ${b.wall.toFixed(2)} s wall, ${Math.round(ptRate)} events/s, peak RSS ${b.rssMb.toFixed(0)} MiB`,
+      `speed ratio:       ${(oursRate / ptRate).toFixed(1)}x pt-query-digest's events/s (wall clock, both including start-up)`,
+    );
+    const theirs = new Map(pt.classes.map((c) => [c.checksum, c.query_count]));
+    const same =
+      theirs.size === a.summary.classes.length &&
+      a.summary.classes.every(([checksum, count]) => theirs.get(checksum) === count) &&
+      pt.global.metrics.Query_time.sum === a.summary.queryTimeSum;
+    lines.push(`same classes, counts and Query_time sum as pt-query-digest: ${same ? 'yes' : 'NO'}`);
+  }
+  const oursMb = Number(values['ours-mb']);
+  if (oursMb > 0) {
+    const big = generate(oursMb);
+    const c = ours(big);
+    lines.push(
+      `sargable digest on a ${oursMb} MiB generated log: ${c.wall.toFixed(2)} s wall, ${Math.round(c.summary.events / c.wall)} events/s (${c.summary.events} events), peak RSS ${c.rssMb.toFixed(0)} MiB`,
+    );
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+} finally {
+  if (values.keep) log(`kept ${work}`);
+  else if (existsSync(work)) rmSync(work, { recursive: true, force: true });
 }
-const oursMb = Number(values['ours-mb']);
-if (oursMb > 0) {
-  const big = generate(oursMb);
-  const c = ours(big);
-  lines.push(
-    `sargable digest on ${oursMb} MiB: ${c.wall.toFixed(2)} s wall, ${Math.round(c.summary.events / c.wall)} events/s (${c.summary.events} events), peak RSS ${c.rssMb.toFixed(0)} MiB`,
-  );
-}
-process.stdout.write(`${lines.join('\n')}\n`);

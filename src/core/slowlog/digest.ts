@@ -414,6 +414,37 @@ function isSpace(c: number): boolean {
   return c === 32 || (c >= 9 && c <= 13); // space \t \n \v \f \r
 }
 
+/** A compiled attribute-line shape: capture k is the value of attribute `ids[k-1]`. */
+interface LineTemplate {
+  regex: RegExp;
+  ids: number[];
+}
+const MAX_TEMPLATES = 64;
+// Perl's \s and \S on byte strings (JS \s would also match U+00A0).
+const SPACE = '[ \\t\\n\\r\\f\\v]';
+const NON_SPACE = '[^ \\t\\n\\r\\f\\v]';
+
+/**
+ * The value of a plain decimal `\d+(\.\d+)?` of up to 15 digits (exactly `Number(text)`:
+ * an integer below 2^53 divided by an exact power of ten is correctly rounded), else -1.
+ */
+function plainDecimal(text: string): number {
+  const n = text.length;
+  let mantissa = 0;
+  let digits = 0;
+  let point = -1;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      mantissa = mantissa * 10 + (c - 48);
+      digits++;
+    } else if (c === 46 && point < 0 && digits > 0) point = digits;
+    else return -1;
+  }
+  if (digits === 0 || digits > 15 || point === digits) return -1;
+  return point < 0 ? mantissa : mantissa / POW10[digits - point]!;
+}
+
 /** Removes the backticks pt-query-digest strips from `use \`db\``. */
 function stripBackticks(db: string): string {
   return db.charCodeAt(0) === 96 || db.endsWith('`') ? db.replace(/^`|`$/g, '') : db;
@@ -528,6 +559,80 @@ export function createDigest(options: DigestOptions = {}): Digest {
     }
   }
 
+  // What the last scanAttributeLine call saw, to learn a line template from it.
+  const scannedIds: number[] = [];
+  let scannedFirst = -1;
+  let scannedEmpty = false;
+  // Line templates by the text before the line's first colon; see readAttributeLine.
+  let templates = new Map<string, LineTemplate[]>();
+  let templateCount = 0;
+
+  /** Records one `name: value` pair read through a template. */
+  function setPair(id: number, value: string): void {
+    const attribute = attributes[id]!;
+    if (attribute.kind !== Kind.Attribute) {
+      if (attribute.kind !== Kind.Ignored) setRaw(id, value);
+      return;
+    }
+    if (stamps[id] !== stamp) {
+      stamps[id] = stamp;
+      present.push(id);
+    }
+    const number = plainDecimal(value);
+    if (number >= 0) {
+      numeric[id] = 1;
+      numbers[id] = number;
+      raws[id] = id === queryTimeId ? value : undefined;
+    } else {
+      numeric[id] = 0;
+      raws[id] = value;
+    }
+  }
+
+  /**
+   * An attribute line. Lines of one log repeat a few shapes (MySQL 8's 27 `log_slow_extra`
+   * pairs, MariaDB's `Thread_id/Schema/QC_hit` line…) with different values, so after scanning
+   * a line once we compile its shape to a regex, `^prefix N1:\s+(\S+)\s+N2:\s+(\S+)…\s*$`,
+   * and later lines of that shape are read by one native match. A line that matches the
+   * template has exactly the template's pairs under Perl's `m/(\w+):\s+(\S+|\Z)/g` (the prefix
+   * holds no pair, each name starts after whitespace and ends at its colon, each value is a
+   * whole non-space run), so both paths give the same pairs.
+   */
+  function readAttributeLine(text: string): void {
+    const colon = text.indexOf(':');
+    const key = colon < 0 ? text : text.slice(0, colon);
+    const list = templates.get(key);
+    if (list !== undefined) {
+      for (const template of list) {
+        const m = template.regex.exec(text);
+        if (m !== null) {
+          const ids = template.ids;
+          for (let k = 0; k < ids.length; k++) setPair(ids[k]!, m[k + 1]!);
+          return;
+        }
+      }
+    }
+    scanAttributeLine(text);
+    if (scannedFirst < 0 || scannedEmpty || scannedIds.length > 64) return;
+    const template = compileTemplate(text.slice(0, scannedFirst), scannedIds);
+    if (template.regex.exec(text) === null) return; // e.g. trailing text that is not a pair
+    if (templateCount >= MAX_TEMPLATES) {
+      templates = new Map();
+      templateCount = 0;
+    }
+    templateCount++;
+    if (list !== undefined) list.push(template);
+    else templates.set(key, [template]);
+  }
+
+  function compileTemplate(prefix: string, ids: readonly number[]): LineTemplate {
+    let source = `^${prefix.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')}`;
+    ids.forEach((id, k) => {
+      source += `${k === 0 ? '' : `${SPACE}+`}${attributes[id]!.name}:${SPACE}+(${NON_SPACE}+)`;
+    });
+    return { regex: new RegExp(`${source}${SPACE}*$`), ids: [...ids] };
+  }
+
   /**
    * Every `Name: value` pair of an attribute line, as the parser's `readAttributePairs` reads
    * them (Perl's `m/(\w+):\s+(\S+|\Z)/g`), without building strings for names or for plain
@@ -536,6 +641,9 @@ export function createDigest(options: DigestOptions = {}): Digest {
   function scanAttributeLine(text: string): void {
     const n = text.length;
     let i = 0;
+    scannedIds.length = 0;
+    scannedFirst = -1;
+    scannedEmpty = false;
     let previous = -1;
     let predicted = -1;
     while (i < n) {
@@ -578,6 +686,8 @@ export function createDigest(options: DigestOptions = {}): Digest {
       }
       if (previous >= 0) attributes[previous]!.next = id;
       previous = id;
+      if (scannedFirst < 0) scannedFirst = i;
+      scannedIds.push(id);
       predicted = attributes[id]!.next;
       let k = j + 2;
       while (k < n && isSpace(text.charCodeAt(k))) k++;
@@ -596,6 +706,7 @@ export function createDigest(options: DigestOptions = {}): Digest {
         else plain = false;
         v++;
       }
+      if (v === k) scannedEmpty = true;
       const attribute = attributes[id]!;
       if (attribute.kind === Kind.Attribute) {
         if (stamps[id] !== stamp) {
@@ -647,7 +758,7 @@ export function createDigest(options: DigestOptions = {}): Digest {
       const ops = event.ops;
       for (let i = 0; i + 1 < ops.length; i += 2) {
         const op = ops[i]!;
-        if (op === ATTRIBUTE_LINE_OP) scanAttributeLine(ops[i + 1] as string);
+        if (op === ATTRIBUTE_LINE_OP) readAttributeLine(ops[i + 1] as string);
         else setRaw(idOf(op), ops[i + 1] as string);
       }
     } else {
