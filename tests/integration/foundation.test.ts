@@ -1,5 +1,6 @@
 // Foundation path on both real servers: connect, detect ServerInfo, analyze the seed query with the live schema.
 import { readFileSync } from 'node:fs';
+import type { RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHandlers } from '../../src/main/handlers.js';
 import { ConnectionService } from '../../src/main/services/connection.js';
@@ -89,11 +90,14 @@ describe.each(testServers())('foundation on $flavor', ({ flavor, url, readOnlyUr
     await handlers['connection.close']({ connectionId: opened.connectionId });
   });
 
-  it('opens analysis sessions read-only', async () => {
+  it('opens analysis sessions read-only: the server session and the statement guard both refuse writes', async () => {
     const opened = await connections.openConnection({ dsn: dsn(url) });
     const { connection } = connections.get(opened.connectionId);
+    const variable = flavor === 'mysql' ? '@@SESSION.transaction_read_only' : '@@SESSION.tx_read_only';
+    const [rows] = await connection.query<RowDataPacket[]>(`SELECT ${variable} AS ro`);
+    expect(Number(rows[0]?.ro)).toBe(1);
     await expect(connection.query('INSERT INTO products (price) VALUES (1)')).rejects.toMatchObject({
-      errno: 1792,
+      code: 'UNSUPPORTED',
     });
     await connections.close(opened.connectionId);
   });
