@@ -47,6 +47,18 @@ async function waitForSlowLog(admin: mysql.Connection, database: string, inserts
   }
 }
 
+/** Wait until a slow_log row of `database` whose text matches `pattern` (LIKE) is written. */
+async function waitForRow(admin: mysql.Connection, database: string, pattern: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const [rows] = await admin.query<mysql.RowDataPacket[]>(
+      'SELECT COUNT(*) AS n FROM mysql.slow_log WHERE db = ? AND sql_text LIKE ?',
+      [database, pattern],
+    );
+    if (Number(rows[0]?.n) > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 function selectOf(delta: DigestDelta, database: string, prefix: string) {
   return delta.classes.find((c) => c.schema === database && c.digestText?.startsWith(prefix));
 }
@@ -158,6 +170,8 @@ describe.each(['mysql', 'mariadb'] as Flavor[])(
         await admin.query("SET GLOBAL log_output = 'TABLE', long_query_time = 0, slow_query_log = ON");
         await withScratchDatabase(server.url, async (setup, database) => {
           await createTable(setup);
+          // The setup INSERT has the workload's fingerprint: let its (late-written) row land before the cursor.
+          await waitForRow(admin, database, 'INSERT INTO t (v) VALUES (1), %');
           const start = await slowLogTableEnd(connection);
           await runWorkload(server.url, database);
           await waitForSlowLog(admin, database, INSERTS);
