@@ -139,6 +139,7 @@ const ATTRIBUTE_LINE = /^# +[A-Z][A-Za-z_]+: [^ \t\n\r\f\v]/;
 const EMPTY_SCHEMA = new RegExp(`Schema:${WS}+\\w+: `);
 const SCHEMA_PREFIX = new RegExp(`Schema:${WS}+`);
 const USE_LINE = /^use ([^;]+)/;
+const SET_TIMESTAMP = /^SET timestamp=(\d+)(?:;|$)/;
 const SET_LINE = new RegExp(`^SET${WS}+([^;]*)`);
 const SET_SPLIT = new RegExp(`,|${WS}*=${WS}*`);
 const LEADING_WS = new RegExp(`^${WS}+`);
@@ -222,6 +223,18 @@ export function createSlowLogParser(options: SlowLogParserOptions): SlowLogParse
   let events = 0;
   const pending: { text: string; offset: number; line: number }[] = [];
 
+  // `# User@Host:` lines repeat (one per connection): parse each distinct line once.
+  let userHosts = new Map<string, readonly string[] | undefined>();
+  function userHostPairs(text: string): readonly string[] | undefined {
+    if (userHosts.has(text)) return userHosts.get(text);
+    const m = USER_HOST_LINE.exec(text);
+    const pairs: string[] | undefined = m ? [] : undefined;
+    if (m && pairs) setUserHost(pairs, m);
+    if (userHosts.size >= 1024) userHosts = new Map();
+    userHosts.set(text.length < 13 ? text : (' ' + text).slice(1), pairs);
+    return pairs;
+  }
+
   function skip(lineNo: number, offset: number, reason: string): void {
     options.onSkip?.({ line: lineNo, offset, reason });
   }
@@ -300,15 +313,17 @@ export function createSlowLogParser(options: SlowLogParserOptions): SlowLogParse
         break;
       }
       let m: RegExpExecArray | null;
+      let userHost: readonly string[] | undefined;
       if (!gotTs && text.startsWith('# Time: ') && (m = TS_LINE.exec(text))) {
         ops.push('ts', m[1] ?? '');
         gotTs = true;
-        if (!gotUh && text.includes('# User@Host: ') && (m = USER_HOST_LINE.exec(text))) {
-          setUserHost(ops, m);
+        let pairs: readonly string[] | undefined;
+        if (!gotUh && text.includes('# User@Host: ') && (pairs = userHostPairs(text))) {
+          ops.push(...pairs);
           gotUh = true;
         }
-      } else if (!gotUh && text.includes('# User@Host: ') && (m = USER_HOST_LINE.exec(text))) {
-        setUserHost(ops, m);
+      } else if (!gotUh && text.includes('# User@Host: ') && (userHost = userHostPairs(text))) {
+        ops.push(...userHost);
         gotUh = true;
       } else if (!gotAc && text.startsWith('# administrator command:')) {
         query = text.replace(LEADING_HASH_WS, '');
@@ -321,6 +336,9 @@ export function createSlowLogParser(options: SlowLogParserOptions): SlowLogParse
       } else if (!gotDb && (m = USE_LINE.exec(text))) {
         ops.push('db', m[1] ?? '');
         gotDb = true;
+      } else if (!gotSet && (m = SET_TIMESTAMP.exec(text))) {
+        ops.push('timestamp', m[1] ?? ''); // the common case of the general rule below
+        gotSet = true;
       } else if (!gotSet && (m = SET_LINE.exec(text))) {
         const parts = perlSplit(m[1] ?? '', SET_SPLIT);
         for (let i = 0; i + 1 < parts.length; i += 2) ops.push(parts[i] ?? '', parts[i + 1] ?? '');
@@ -521,7 +539,7 @@ export function readAttributePairs(text: string, props: Record<string, string>):
   }
 }
 
-function setUserHost(ops: (string | typeof ATTRIBUTE_LINE_OP)[], m: RegExpExecArray): void {
+function setUserHost(ops: string[], m: RegExpExecArray): void {
   const user = m[1] ?? '';
   const ip = m[3] ?? '';
   const host = m[2] ?? '';
