@@ -265,11 +265,16 @@ export function parseGrants(lines: readonly string[]): Grant[] {
   return grants;
 }
 
-/** True when a SHOW GRANTS output grants roles, whose privileges it does not list. */
+/** True when a SHOW GRANTS output grants roles (`GRANT role TO user`, no ON), whose privileges it does not list. */
 export function hasRoleGrants(lines: readonly string[]): boolean {
-  return lines.some(
-    (line) => /^GRANT\s+[^ ]+(?:@\S+)?(?:\s*,\s*[^ ]+)*\s+TO\s/i.test(line.trim()) && !/\sON\s/i.test(line),
-  );
+  // Plain string scans: a regex with nested repetition here backtracks exponentially on MySQL 8's
+  // long comma-joined dynamic-privilege lines.
+  return lines.some((line) => {
+    const text = line.trim();
+    if (!/^GRANT\s/i.test(text)) return false;
+    const to = text.search(/\sTO\s/i);
+    return to > 0 && !/\sON\s/i.test(text.slice(0, to));
+  });
 }
 
 function databaseMatches(pattern: string, database: string): boolean {
