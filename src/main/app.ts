@@ -1,7 +1,7 @@
 // Electron main process: one hardened window, native menu, IPC wired to the same handlers as web mode.
 
 import path from 'node:path';
-import { app, BrowserWindow, dialog, ipcMain, Menu, shell, type IpcMainInvokeEvent } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, safeStorage, shell, type IpcMainInvokeEvent } from 'electron';
 import { createHandlers } from './handlers.js';
 import { dispatch } from './dispatch.js';
 import { createServices } from './services/index.js';
@@ -68,7 +68,8 @@ function main(): void {
     app.quit();
     return;
   }
-  const services = createServices('electron');
+  // Passwords go only through the OS keychain (safeStorage); profiles and workspaces live in userData.
+  const services = createServices('electron', { safeStorage, userDataDir: app.getPath('userData') });
   const handlers = createHandlers(services);
   let mainWindow: BrowserWindow | undefined;
 
