@@ -97,10 +97,10 @@ async function sysbenchLog(seconds) {
   return file;
 }
 
-/** Runs a command under /usr/bin/time: wall seconds, peak RSS (MiB), stdout. */
+/** Runs a command under /usr/bin/time: wall seconds, CPU seconds (user+sys), peak RSS (MiB), stdout. */
 function timed(command, args, env = {}) {
   const started = process.hrtime.bigint();
-  const r = spawnSync('/usr/bin/time', ['-f', '%M', command, ...args], {
+  const r = spawnSync('/usr/bin/time', ['-f', '%M %U %S', command, ...args], {
     cwd: root,
     env: { ...process.env, ...env },
     maxBuffer: 1 << 30,
@@ -108,8 +108,8 @@ function timed(command, args, env = {}) {
   });
   const wall = Number(process.hrtime.bigint() - started) / 1e9;
   if (r.status !== 0) throw new Error(`${command} failed: ${r.stderr}`);
-  const rssKb = Number(r.stderr.trim().split('\n').pop());
-  return { wall, rssMb: rssKb / 1024, stdout: r.stdout };
+  const [rssKb, user, system] = (r.stderr.trim().split('\n').pop() ?? '').split(' ').map(Number);
+  return { wall, cpu: user + system, rssMb: rssKb / 1024, stdout: r.stdout };
 }
 
 const child = path.join(work, 'digest-child.mjs');
@@ -139,7 +139,7 @@ try {
       .loadavg()
       .map((n) => n.toFixed(1))
       .join(' ')} (${os.cpus().length} CPUs)`,
-    `sargable digest:   ${a.wall.toFixed(2)} s wall (${(a.summary.ms / 1000).toFixed(2)} s digesting), ${Math.round(oursRate)} events/s, peak RSS ${a.rssMb.toFixed(0)} MiB`,
+    `sargable digest:   ${a.wall.toFixed(2)} s wall (${(a.summary.ms / 1000).toFixed(2)} s digesting), ${a.cpu.toFixed(2)} s CPU, ${Math.round(oursRate)} events/s, peak RSS ${a.rssMb.toFixed(0)} MiB`,
   ];
   if (!values['skip-pt']) {
     const out = path.join(work, 'pt.json');
@@ -152,8 +152,9 @@ try {
     const ptEvents = pt.global.query_count;
     const ptRate = ptEvents / b.wall;
     lines.push(
-      `pt-query-digest:   ${b.wall.toFixed(2)} s wall, ${Math.round(ptRate)} events/s, peak RSS ${b.rssMb.toFixed(0)} MiB`,
+      `pt-query-digest:   ${b.wall.toFixed(2)} s wall, ${b.cpu.toFixed(2)} s CPU, ${Math.round(ptRate)} events/s, peak RSS ${b.rssMb.toFixed(0)} MiB`,
       `speed ratio:       ${(oursRate / ptRate).toFixed(1)}x pt-query-digest's events/s (wall clock, both including start-up)`,
+      `CPU-time ratio:    ${(b.cpu / a.cpu).toFixed(1)}x (pt-query-digest CPU s / ours; steadier than wall time on a shared machine)`,
     );
     const theirs = new Map(pt.classes.map((c) => [c.checksum, c.query_count]));
     const same =
