@@ -1,7 +1,16 @@
 // Electron main process: one hardened window, native menu, IPC wired to the same handlers as web mode.
 
 import path from 'node:path';
-import { app, BrowserWindow, dialog, ipcMain, Menu, safeStorage, shell, type IpcMainInvokeEvent } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  Menu,
+  safeStorage,
+  shell,
+  type IpcMainInvokeEvent,
+} from 'electron';
 import { createHandlers } from './handlers.js';
 import { dispatch } from './dispatch.js';
 import { createServices } from './services/index.js';

@@ -19,6 +19,7 @@ import {
   NoSecretStore,
   SafeStorageSecretStore,
   type SafeStorageLike,
+  type SecretStore,
 } from '../../../src/main/services/secrets.js';
 
 const PASSWORD = 'pw-9f8e7d-UNIQUE-secret';
@@ -40,7 +41,9 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-function service(secrets = new SafeStorageSecretStore(fakeSafeStorage(), path.join(dir, 'secrets.json'))) {
+function service(
+  secrets: SecretStore = new SafeStorageSecretStore(fakeSafeStorage(), path.join(dir, 'secrets.json')),
+) {
   return new ProfileService(
     new ProfileStore(path.join(dir, 'profiles.json')),
     secrets,

@@ -43,7 +43,7 @@ function harness() {
     advance: (ms: number) => (now += ms),
     setServerUp: (up: boolean) => (serverUp = up),
     serial: async () =>
-      ((await managed.connection.query('SELECT 1')) as [{ serial: number }[]])[0][0]!.serial,
+      ((await managed.connection.query('SELECT 1')) as unknown as [{ serial: number }[]])[0][0]!.serial,
   };
 }
 
