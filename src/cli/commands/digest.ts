@@ -12,6 +12,7 @@ import { parseCommandArgs } from '../args.js';
 import { UsageError, type CliCommand, type CliIo } from '../io.js';
 
 export const usage = `Usage: sargable digest [options] FILE... | -
+       sargable digest --dsn URL [--window SECONDS] [--format text|json] [--limit N]
 
 Group the queries of MySQL, Percona Server or MariaDB slow logs into classes by fingerprint,
 exactly as pt-query-digest does (same fingerprints and checksums), ranked by total Query_time.
@@ -23,11 +24,17 @@ Options:
   -h, --help               show this help
 
 Reads standard input with -. Progress goes to standard error when it is a terminal.
+With --dsn it digests what ran on a live server instead: performance_schema statement digests over
+--window seconds (the same as 'sargable capture'; see 'sargable capture --help' for more sources).
 Exit codes: 0 ran, 2 usage or input error.`;
 
 const ORDER_BY = /^[A-Za-z_]+:(?:sum|min|max|avg|cnt)$/;
 
 export const run: CliCommand = async (argv, io) => {
+  if (argv.some((arg) => arg === '--dsn' || arg.startsWith('--dsn='))) {
+    const { run: capture } = await import('./capture.js');
+    return capture(argv, io);
+  }
   const { values, positionals } = parseCommandArgs(argv, {
     format: { type: 'string', default: 'text' },
     limit: { type: 'string' },

@@ -84,3 +84,11 @@ describe('sargable analyze --verify', () => {
     expect(result.stderr).toContain('needs explicit consent: add --allow-what-if');
   });
 });
+
+describe('sargable digest --dsn', () => {
+  it('hands live capture to the capture command (an unreachable server is a clear error)', async () => {
+    const result = await cli(['digest', '--dsn', 'mysql://u:p@127.0.0.1:1/db', '--window', '1']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('127.0.0.1:1');
+  });
+});
