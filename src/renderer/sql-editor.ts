@@ -262,6 +262,17 @@ export class SqlEditor {
     this.editor.revealRangeInCenterIfOutsideViewport(range, monaco.editor.ScrollType.Smooth);
   }
 
+  /** Replace a 0-based offset range of the active tab as one undoable edit. */
+  replaceOffsets(start: number, end: number, text: string): void {
+    const model = this.model();
+    const from = model.getPositionAt(start);
+    const to = model.getPositionAt(end);
+    this.editor.executeEdits('sargable', [
+      { range: new monaco.Range(from.lineNumber, from.column, to.lineNumber, to.column), text },
+    ]);
+    this.editor.pushUndoStop();
+  }
+
   /** Replace the statement holding a finding with a suggestion's rewrite (the quick fix, from a button). */
   applyRewrite(key: string, rewrittenSql: string): boolean {
     const model = this.model();

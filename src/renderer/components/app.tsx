@@ -23,7 +23,8 @@ import { EditorPane } from './editor-pane.js';
 import { ErrorBox, toShownError, type ShownError } from './error-box.js';
 import { ExportPanel } from './export-panel.js';
 import { FindingsPanel, type SuggestionActions } from './findings-panel.js';
-import { AboutDialog, ConfirmDialog, PasteExplainDialog } from './modal.js';
+import { AboutDialog, ConfirmDialog, FillPlaceholdersDialog, PasteExplainDialog } from './modal.js';
+import { fillPlaceholders, placeholderOffsets } from '../placeholders.js';
 import { LocksPanel } from './locks-panel.js';
 import { ModesPanel } from './modes-panel.js';
 import { PlanPanel, type PlanState } from './plan-panel.js';
@@ -61,6 +62,7 @@ type Dialog =
   | { kind: 'about' }
   | { kind: 'paste' }
   | { kind: 'analyze-confirm'; sql: string }
+  | { kind: 'placeholders'; sql: string; offset: number; offsets: number[]; analyze: boolean }
   | { kind: 'what-if'; target: WhatIfTarget; key: string };
 
 interface Tab {
@@ -224,6 +226,18 @@ export function App({ api }: { api: AdvisorApi }) {
               'EXPLAIN ANALYZE runs the statement, so Sargable only allows it for plain SELECT queries.',
             hint: 'Use EXPLAIN (without ANALYZE) for this statement: it is never executed.',
           },
+        });
+        return;
+      }
+      const placeholders = placeholderOffsets(slice.sql);
+      if (placeholders.length > 0) {
+        // Captured digests and prepared statements carry ? placeholders: ask for values first.
+        setDialog({
+          kind: 'placeholders',
+          sql: slice.sql,
+          offset: slice.offset,
+          offsets: placeholders,
+          analyze: analyzeIt,
         });
         return;
       }
@@ -813,6 +827,20 @@ export function App({ api }: { api: AdvisorApi }) {
       )}
       {dialog?.kind === 'about' && (
         <AboutDialog info={info.info} error={info.error} onClose={() => setDialog(null)} />
+      )}
+      {dialog?.kind === 'placeholders' && (
+        <FillPlaceholdersDialog
+          sql={dialog.sql}
+          offsets={dialog.offsets}
+          onClose={() => setDialog(null)}
+          onFill={(values) => {
+            const filled = fillPlaceholders(dialog.sql, dialog.offsets, values);
+            editor.current?.replaceOffsets(dialog.offset, dialog.offset + dialog.sql.length, filled);
+            editor.current?.selectOffsets(dialog.offset, dialog.offset + filled.length);
+            setDialog(null);
+            void explain(dialog.analyze);
+          }}
+        />
       )}
       {dialog?.kind === 'paste' && (
         <PasteExplainDialog

@@ -167,6 +167,72 @@ export function PasteExplainDialog({
   );
 }
 
+/** Values for the `?` placeholders of a captured or prepared statement, before EXPLAIN. */
+export function FillPlaceholdersDialog({
+  sql,
+  offsets,
+  onFill,
+  onClose,
+}: {
+  sql: string;
+  offsets: readonly number[];
+  onFill(values: string[]): void;
+  onClose(): void;
+}) {
+  const [values, setValues] = useState<string[]>(() => offsets.map(() => ''));
+  const [error, setError] = useState<ShownError | null>(null);
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const missing = values.findIndex((value) => !value.trim());
+    if (missing >= 0) {
+      setError({ code: 'INVALID_INPUT', message: `Give a value for placeholder ${missing + 1}.` });
+      return;
+    }
+    onFill(values.map((value) => value.trim()));
+  }
+  return (
+    <Modal title="Fill placeholders before EXPLAIN" onClose={onClose} testId="placeholders-dialog" wide>
+      <form className="dialog__body" onSubmit={submit}>
+        <p className="dialog__note">
+          This statement has {offsets.length} placeholder{offsets.length === 1 ? '' : 's'} (?), as captured
+          digests and prepared statements do. EXPLAIN needs values typical for the application: type numbers
+          as they are and quote strings, e.g. <code>42</code> or <code>'2019-10-01'</code>. The statement in
+          the editor is updated.
+        </p>
+        {offsets.map((offset, index) => (
+          <div className="field field--full" key={offset}>
+            <label htmlFor={`placeholder-${index}`}>
+              {index + 1}. …{sql.slice(Math.max(0, offset - 40), offset).replace(/\s+/g, ' ')}
+              <strong>?</strong>
+              {sql.slice(offset + 1, offset + 21).replace(/\s+/g, ' ')}…
+            </label>
+            <input
+              id={`placeholder-${index}`}
+              data-testid="placeholder-value"
+              autoFocus={index === 0}
+              value={values[index] ?? ''}
+              onChange={(event) => {
+                const next = [...values];
+                next[index] = event.target.value;
+                setValues(next);
+              }}
+            />
+          </div>
+        ))}
+        {error && <ErrorBox error={error} testId="placeholders-error" />}
+        <footer className="dialog__footer">
+          <button type="button" className="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="button button--primary" data-testid="placeholders-submit">
+            Fill and EXPLAIN
+          </button>
+        </footer>
+      </form>
+    </Modal>
+  );
+}
+
 /** About: name, version and where the UI runs. */
 export function AboutDialog({
   info,
