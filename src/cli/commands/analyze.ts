@@ -27,6 +27,8 @@ Options:
   --sql-mode MODES         check statements under this sql_mode instead of the server's (or the
                            target version's default), e.g. STRICT_TRANS_TABLES,NO_ZERO_DATE
   --verify                 with --dsn: prove each index suggestion with EXPLAIN before/after (what-if)
+  --verify-threshold F     share of estimated rows examined that must be saved to call it improved
+                           (0..1, default 0.5, like Dexter)
   --allow-what-if          consent for --verify to build each index (INVISIBLE on MySQL 8, plain on a
                            sandbox server) and drop it again; never use it on a production server
   -h, --help               show this help
@@ -46,6 +48,7 @@ export const run: CliCommand = async (argv, io) => {
     verify: { type: 'boolean' },
     'sql-mode': { type: 'string' },
     'allow-what-if': { type: 'boolean' },
+    'verify-threshold': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -71,6 +74,10 @@ export const run: CliCommand = async (argv, io) => {
       '--verify builds each suggested index on the server (INVISIBLE on MySQL 8, a real index elsewhere) and drops it again. That takes time, I/O and metadata locks, so it needs explicit consent: add --allow-what-if, on a server where that is acceptable.',
     );
   }
+  const threshold = values['verify-threshold'] === undefined ? 0.5 : Number(values['verify-threshold']);
+  if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1) {
+    throw new UsageError('--verify-threshold must be a number from 0 to 1, e.g. 0.5');
+  }
   const input = positionals[0];
   const sql = await readInput(input, io);
   let report: AnalysisReport;
@@ -80,7 +87,7 @@ export const run: CliCommand = async (argv, io) => {
       dsnWithPassword(values.dsn, io),
       values.schema,
       io,
-      values.verify === true,
+      values.verify === true ? { threshold } : null,
       values['sql-mode'],
     );
   } else {
@@ -114,11 +121,11 @@ async function analyzeLive(
   dsn: string,
   schemaFiles: string[] | undefined,
   io: CliIo,
-  verify: boolean,
+  verify: { threshold: number } | null,
   sqlModeFlag: string | undefined,
 ): Promise<AnalysisReport> {
   const connections = new ConnectionService();
-  const opened = await connections.openConnection({ dsn, allowWhatIf: verify });
+  const opened = await connections.openConnection({ dsn, allowWhatIf: verify !== null });
   try {
     const { connection, server, target } = connections.get(opened.connectionId);
     let report: AnalysisReport;
@@ -143,7 +150,7 @@ async function analyzeLive(
         );
       report = runAnalysis(sql, server, 'dsn', schema, options);
     }
-    if (verify) await verifySuggestions(report, target, server, io);
+    if (verify) await verifySuggestions(report, target, server, io, verify.threshold);
     return report;
   } finally {
     await connections.closeAll();
@@ -164,6 +171,7 @@ async function verifySuggestions(
   target: ConnectionTarget,
   server: ServerInfo,
   io: CliIo,
+  threshold: number,
 ): Promise<void> {
   const database = server.database;
   if (!database) throw new UsageError('--verify needs a database in the DSN (mysql://…/DATABASE).');
@@ -180,6 +188,7 @@ async function verifySuggestions(
             beforeSql: statement.sql,
             afterSql: suggestion.rewrittenSql ?? statement.sql,
             allowWhatIf: true,
+            threshold,
           });
           const pick = ({ accessType, key, rowsEstimated, cost }: typeof result.before) => ({
             accessType,

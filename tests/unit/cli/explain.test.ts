@@ -83,6 +83,21 @@ describe('sargable analyze --verify', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('needs explicit consent: add --allow-what-if');
   });
+
+  it('validates --verify-threshold', async () => {
+    const result = await cli([
+      'analyze',
+      '--dsn',
+      'mysql://u@127.0.0.1:1/db',
+      '--verify',
+      '--allow-what-if',
+      '--verify-threshold',
+      '2',
+      'seed/month-query.sql',
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--verify-threshold must be a number from 0 to 1');
+  });
 });
 
 describe('sargable digest --dsn', () => {
