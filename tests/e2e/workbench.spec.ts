@@ -1,6 +1,8 @@
 // e2e (no server): Try it demo, pasted EXPLAIN, command palette, statement-at-cursor vs all, F8, tabs, quick fix, About, Modes, Export.
 import { expect, test, type Page } from '@playwright/test';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { openWorkbench, setEditorText, squiggles, workOffline } from './helpers/workbench.js';
 
 const productsDdl = `CREATE TABLE products (
@@ -49,20 +51,34 @@ test('Try it: the demo shows findings, a plan from pasted EXPLAIN linked to its 
   await expect(page.locator('[data-testid=finding].is-selected')).toHaveCount(1);
 
   const exportTab = page.getByTestId('panel-tab-export');
-  if ((await exportTab.count()) > 0) {
-    await exportTab.click();
-    await expect(page.getByTestId('export-table').first()).toBeVisible();
-    const splitter = page.getByRole('separator', { name: 'Resize panels' });
-    await splitter.focus();
-    for (let index = 0; index < 6; index++) await page.keyboard.press('ArrowUp');
-    await expect(page.getByTestId('code-view')).toContainText('-- Table products');
-    await expect(page.getByTestId('code-view')).toContainText('+ INDEX `idx_products_month_create_time`');
-    await page.screenshot({ path: 'docs/screenshots/export.png' });
-    const script = await page.getByTestId('code-view').textContent();
-    await page.getByTestId('export-rollback').click();
-    await expect(page.getByTestId('code-view')).not.toHaveText(script ?? '');
-    await expect(page.getByTestId('code-view')).toContainText('DROP');
-  }
+  await expect(exportTab).toBeVisible();
+  await exportTab.click();
+  await expect(page.getByTestId('export-table').first()).toBeVisible();
+  const splitter = page.getByRole('separator', { name: 'Resize panels' });
+  await splitter.focus();
+  for (let index = 0; index < 6; index++) await page.keyboard.press('ArrowUp');
+  await expect(page.getByTestId('code-view')).toContainText('-- Table products');
+  await expect(page.getByTestId('code-view')).toContainText('+ INDEX `idx_products_month_create_time`');
+  await page.screenshot({ path: 'docs/screenshots/export.png' });
+  const script = await page.getByTestId('code-view').textContent();
+  await page.getByTestId('export-rollback').click();
+  await expect(page.getByTestId('code-view')).not.toHaveText(script ?? '');
+  await expect(page.getByTestId('code-view')).toContainText('DROP');
+
+  // Save the workspace as a file, then refuse to open a corrupt one (and leave it untouched).
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'sargable-e2e-'));
+  const file = path.join(dir, 'review.sargable.json');
+  await page.getByTestId('workspace-file-path').fill(file);
+  await page.getByTestId('workspace-save-as').click();
+  await expect(page.getByTestId('workspace-file-status')).toContainText('Saved a copy to');
+  const saved = JSON.parse(await readFile(file, 'utf8')) as { items: unknown[] };
+  expect(saved.items.length).toBeGreaterThan(0);
+  const corrupt = path.join(dir, 'corrupt.sargable.json');
+  await writeFile(corrupt, '{ not json');
+  await page.getByTestId('workspace-file-path').fill(corrupt);
+  await page.getByTestId('workspace-open').click();
+  await expect(page.getByTestId('export-error')).toBeVisible();
+  expect(await readFile(corrupt, 'utf8')).toBe('{ not json');
 });
 
 test('offline: Ctrl+E opens Paste EXPLAIN and the seed block renders as a plan tree; raw view keeps the text', async ({

@@ -121,6 +121,7 @@ export function ExportPanel({
           Analyze a query, then choose <strong>Accept</strong> on an index suggestion in Findings. Accepted
           changes are combined here into one ALTER TABLE per table, with a rollback script.
         </p>
+        <WorkspaceFile api={api} profileId={profileId} path={path} onLoaded={refresh} onError={setError} />
       </div>
     );
   }
@@ -156,6 +157,7 @@ export function ExportPanel({
             Saved automatically in the workspace file.
           </p>
         )}
+        <WorkspaceFile api={api} profileId={profileId} path={path} onLoaded={refresh} onError={setError} />
       </aside>
       <section className="export__preview" aria-label="Script preview">
         <div className="export__toolbar">
@@ -226,6 +228,74 @@ export function ExportPanel({
           label={rollback ? 'Rollback script' : 'Export script'}
         />
       </section>
+    </div>
+  );
+}
+
+/** Open or save the workspace as a `.sargable.json` file (on this machine; corrupt or newer files are refused). */
+function WorkspaceFile({
+  api,
+  profileId,
+  path,
+  onLoaded,
+  onError,
+}: {
+  api: AdvisorApi;
+  profileId: string;
+  path: string;
+  onLoaded(): Promise<void>;
+  onError(error: ShownError | null): void;
+}) {
+  const [target, setTarget] = useState('');
+  const [message, setMessage] = useState('');
+  async function run(action: 'workspace.saveAs' | 'workspace.open') {
+    const file = target.trim();
+    if (!file) {
+      onError({ code: 'INVALID_INPUT', message: 'Type the path of a .sargable.json file first.' });
+      return;
+    }
+    try {
+      const reply = await api[action]({ profileId, path: file });
+      setMessage(action === 'workspace.open' ? `Opened ${reply.path}` : `Saved a copy to ${reply.path}`);
+      onError(null);
+      await onLoaded();
+    } catch (caught) {
+      onError(toShownError(caught));
+    }
+  }
+  return (
+    <div className="export__file" data-testid="workspace-file">
+      <label htmlFor="workspace-file-path">Workspace file</label>
+      <input
+        id="workspace-file-path"
+        placeholder={path || '/path/to/review.sargable.json'}
+        value={target}
+        onChange={(event) => setTarget(event.target.value)}
+        data-testid="workspace-file-path"
+      />
+      <div className="export__file-actions">
+        <button
+          type="button"
+          className="button button--small"
+          onClick={() => void run('workspace.saveAs')}
+          data-testid="workspace-save-as"
+        >
+          Save workspace as
+        </button>
+        <button
+          type="button"
+          className="button button--small"
+          onClick={() => void run('workspace.open')}
+          data-testid="workspace-open"
+        >
+          Open
+        </button>
+      </div>
+      {message && (
+        <p className="export__path" role="status" data-testid="workspace-file-status">
+          {message}
+        </p>
+      )}
     </div>
   );
 }
