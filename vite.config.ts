@@ -3,27 +3,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { RENDERER_CSP_META } from './src/shared/csp';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-/**
- * Content-Security-Policy for the built page (dev mode needs Vite's inline HMR preamble, so only on build).
- * Monaco injects <style> elements at run time, hence 'unsafe-inline' for styles only; scripts, workers and
- * fetches stay same-origin (the web bridge's /rpc and Electron's file:// bundle).
- */
+/** Content-Security-Policy meta tag for the built page (dev mode needs Vite's inline HMR preamble, so only on build). */
 function contentSecurityPolicy(): Plugin {
-  const policy = [
-    "default-src 'self'",
-    "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
-    "font-src 'self' data:",
-    "worker-src 'self' blob:",
-    "connect-src 'self'",
-    "object-src 'none'",
-    "base-uri 'none'",
-    "form-action 'none'",
-  ].join('; ');
+  const policy = RENDERER_CSP_META;
   return {
     name: 'sargable-csp',
     apply: 'build',

@@ -6,6 +6,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import type { AdvisorApi } from '../../shared/api.js';
 import { dispatch } from '../dispatch.js';
+import { RENDERER_CSP_HEADER } from '../../shared/csp.js';
 
 export interface WebServerOptions {
   handlers: AdvisorApi;
@@ -40,20 +41,8 @@ const TYPES: Record<string, string> = {
   '.ico': 'image/x-icon',
 };
 
-/** Content-Security-Policy for the renderer: everything local, workers from blob:/self, no remote code. */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self' data:",
-  "worker-src 'self' blob:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-  "form-action 'none'",
-].join('; ');
+/** Content-Security-Policy header for the renderer (shared with the Vite build's meta tag). */
+export const CONTENT_SECURITY_POLICY = RENDERER_CSP_HEADER;
 
 /** True when the bind address is a loopback address. */
 export function isLoopback(host: string): boolean {
