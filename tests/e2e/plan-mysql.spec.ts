@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import mysql from 'mysql2/promise';
 import { mysqlTestUrl } from './helpers/env.js';
-import { openWorkbench, setEditorText } from './helpers/workbench.js';
+import { connectWithForm, formFromUrl, openWorkbench, setEditorText } from './helpers/workbench.js';
 
 const database = `sargable_plan_${randomBytes(4).toString('hex')}`;
 const joinQuery = `SELECT p.id, p.price, pr.p_name
@@ -47,16 +47,7 @@ test.describe('Plan panel against MySQL 8.0.33', () => {
   }) => {
     const url = mysqlTestUrl();
     await openWorkbench(page);
-    await page.getByTestId('open-connect').click();
-    const dialog = page.getByTestId('connection-dialog');
-    await dialog.getByLabel('Host').fill(url.hostname);
-    await dialog.getByLabel('Port').fill(url.port || '3306');
-    await dialog.getByLabel('User').fill(decodeURIComponent(url.username));
-    await dialog.getByLabel('Password').fill(decodeURIComponent(url.password));
-    await dialog.getByLabel('Database').fill(database);
-    await dialog.getByTestId('allow-what-if').check();
-    await dialog.getByRole('button', { name: 'Connect', exact: true }).click();
-    await expect(dialog).toHaveCount(0);
+    await connectWithForm(page, { ...formFromUrl(url, database), allowWhatIf: true });
     await expect(page.getByTestId('what-if-badge')).toBeVisible();
 
     await setEditorText(page, joinQuery);
@@ -137,15 +128,7 @@ test.describe('Plan panel against MySQL 8.0.33', () => {
   }) => {
     const url = mysqlTestUrl();
     await openWorkbench(page);
-    await page.getByTestId('open-connect').click();
-    const dialog = page.getByTestId('connection-dialog');
-    await dialog.getByLabel('Host').fill(url.hostname);
-    await dialog.getByLabel('Port').fill(url.port || '3306');
-    await dialog.getByLabel('User').fill(decodeURIComponent(url.username));
-    await dialog.getByLabel('Password').fill(decodeURIComponent(url.password));
-    await dialog.getByLabel('Database').fill(database);
-    await dialog.getByRole('button', { name: 'Connect', exact: true }).click();
-    await expect(dialog).toHaveCount(0);
+    await connectWithForm(page, formFromUrl(url, database));
     await setEditorText(page, "SELECT id FROM products WHERE price > ? AND description <> '?';");
     await page.keyboard.press('ControlOrMeta+e');
     const fill = page.getByTestId('placeholders-dialog');

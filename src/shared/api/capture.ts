@@ -1,22 +1,11 @@
 // API area: live capture (performance_schema digests, mysql.slow_log, slow-log windows) and slow-log file jobs.
 
 import { z } from 'zod';
-import type { DigestDelta, SlowLogWindowPlan } from '../../core/capture/index.js';
+import { digestDeltaOrders, type DigestDelta, type SlowLogWindowPlan } from '../../core/capture/index.js';
 import type { DigestResult } from '../../core/slowlog/index.js';
 
 const connectionId = z.string().min(1);
-const deltaOrder = z.enum([
-  'totalMs',
-  'count',
-  'avgMs',
-  'lockMs',
-  'rowsExamined',
-  'rowsSent',
-  'examinedPerSent',
-  'noIndexUsed',
-  'tmpDiskTables',
-  'errors',
-]);
+const deltaOrder = z.enum(digestDeltaOrders);
 const orderBy = z.string().regex(/^[A-Za-z_]+:(?:sum|min|max|avg|cnt)$/);
 const cursorSchema = z.object({ position: z.number().int().min(0), anchor: z.string().nullable() });
 

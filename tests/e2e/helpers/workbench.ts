@@ -44,6 +44,19 @@ export interface FormConnection {
   user: string;
   password: string;
   database?: string;
+  /** Tick "Allow what-if indexes (sandbox)". */
+  allowWhatIf?: boolean;
+}
+
+/** Form fields from a test server URL (mysql://user:pass@host:port/). */
+export function formFromUrl(url: URL, database?: string): FormConnection {
+  return {
+    host: url.hostname,
+    port: Number(url.port || 3306),
+    user: decodeURIComponent(url.username),
+    password: decodeURIComponent(url.password),
+    ...(database ? { database } : {}),
+  };
 }
 
 /** Open the dialog, fill the form and connect; waits until the dialog closes. */
@@ -55,6 +68,7 @@ export async function connectWithForm(page: Page, connection: FormConnection): P
   await dialog.getByLabel('User').fill(connection.user);
   await dialog.getByLabel('Password').fill(connection.password);
   await dialog.getByLabel('Database').fill(connection.database ?? '');
+  if (connection.allowWhatIf) await dialog.getByTestId('allow-what-if').check();
   await dialog.getByRole('button', { name: 'Connect', exact: true }).click();
   await expect(dialog).toHaveCount(0);
 }
