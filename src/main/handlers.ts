@@ -14,6 +14,7 @@ import { createCaptureHandlers } from './handlers/capture.js';
 import type { CaptureService } from './services/capture.js';
 import { createProfilesHandlers } from './handlers/profiles.js';
 import type { ProfileService } from './services/profiles.js';
+import { createConnectionStatusHandlers } from './handlers/connection-status.js';
 
 export interface Services {
   connections: ConnectionService;
@@ -64,5 +65,6 @@ export function createHandlers(services: Services): AdvisorApi {
     ...createLocksHandlers(services),
     ...createCaptureHandlers(services),
     ...createProfilesHandlers(services),
+    ...createConnectionStatusHandlers(services),
   };
 }

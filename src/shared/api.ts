@@ -13,6 +13,7 @@ import { locksSchemas, type LocksApi } from './api/locks.js';
 import { workspaceSchemas, type WorkspaceApi } from './api/workspace.js';
 import { captureSchemas, type CaptureApi } from './api/capture.js';
 import { profilesSchemas, type ProfilesApi } from './api/profiles.js';
+import { connectionStatusSchemas, type ConnectionStatusApi } from './api/connection-status.js';
 
 export { apiMethods, type ApiMethod };
 
@@ -67,6 +68,7 @@ export const requestSchemas = {
   ...locksSchemas,
   ...captureSchemas,
   ...profilesSchemas,
+  ...connectionStatusSchemas,
 } as const satisfies Record<ApiMethod, z.ZodType>;
 
 export interface AppInfo {
@@ -84,7 +86,15 @@ export interface OpenResult {
 
 /** Every method the services offer. Implemented by `src/main/handlers.ts` (one module per area in handlers/). */
 export interface AdvisorApi
-  extends UiApi, ExplainApi, SqlModeApi, WorkspaceApi, LocksApi, CaptureApi, ProfilesApi {
+  extends
+    UiApi,
+    ExplainApi,
+    SqlModeApi,
+    WorkspaceApi,
+    LocksApi,
+    CaptureApi,
+    ProfilesApi,
+    ConnectionStatusApi {
   'app.info'(request?: Record<string, never>): Promise<AppInfo>;
   'connection.open'(request: ConnectionParams): Promise<OpenResult>;
   'connection.close'(request: { connectionId: string }): Promise<void>;

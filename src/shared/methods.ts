@@ -3,6 +3,7 @@ export const apiMethods = [
   'app.info',
   'connection.open',
   'connection.close',
+  'connection.status',
   'analyze.run',
   'explain.run',
   'explain.parse',

@@ -7,6 +7,7 @@ import { CaptureService, digestDelta, takeDigestSnapshot } from '../services/cap
 import { digestSlowLogFiles } from '../services/slowlog-file.js';
 import { readSlowLogTable, slowLogTableEnd } from '../services/slowlog-table.js';
 import { captureSlowLogWindow, previewSlowLogWindow } from '../services/slowlog-window.js';
+import { assertProductionConfirmed } from '../services/production-guard.js';
 
 /** The capture handlers; `services.capture` keeps snapshots and jobs (one is created when absent). */
 export function createCaptureHandlers(services: Services): CaptureApi {
@@ -60,6 +61,7 @@ export function createCaptureHandlers(services: Services): CaptureApi {
       if (request.consent !== true) {
         throw new AdvisorError('CONSENT_REQUIRED', 'Turning the slow log on needs explicit consent.');
       }
+      assertProductionConfirmed(target, request.productionConfirmation, 'Turning the slow log on');
       const options = request.longQueryTime === undefined ? {} : { longQueryTime: request.longQueryTime };
       const plan = await previewSlowLogWindow(connection, server, options);
       const jobId = capture.startJob('capture.slowLogWindow', (signal, progress) =>

@@ -5,6 +5,7 @@ import type { ExplainApi } from '../../shared/api/explain.js';
 import { AdvisorError } from '../../shared/errors.js';
 import type { Services } from '../handlers.js';
 import { explainStatement, verifyWhatIf } from '../services/explain.js';
+import { assertProductionConfirmed } from '../services/production-guard.js';
 
 export function createExplainHandlers({ connections }: Services): ExplainApi {
   return {
@@ -33,6 +34,7 @@ export function createExplainHandlers({ connections }: Services): ExplainApi {
       const { server, target } = connections.get(request.connectionId);
       if (!server.database)
         throw new AdvisorError('INVALID_INPUT', 'Choose a default database for this connection first.');
+      assertProductionConfirmed(target, request.productionConfirmation, 'Building a what-if index');
       const result = await verifyWhatIf(target, server, {
         ddl: request.ddl,
         table: request.table,

@@ -3,6 +3,7 @@
 import type { LocksApi } from '../../shared/api/locks.js';
 import type { Services } from '../handlers.js';
 import { killSession, pollLocks } from '../services/locks.js';
+import { assertProductionConfirmed } from '../services/production-guard.js';
 
 export function createLocksHandlers({ connections }: Services): LocksApi {
   return {
@@ -14,7 +15,12 @@ export function createLocksHandlers({ connections }: Services): LocksApi {
         ...(explain ? { explain } : {}),
       });
     },
-    async 'locks.kill'({ connectionId, threadId, scope }) {
+    async 'locks.kill'({ connectionId, threadId, scope, productionConfirmation }) {
+      assertProductionConfirmed(
+        connections.get(connectionId).target,
+        productionConfirmation,
+        `KILL ${scope.toUpperCase()} ${threadId}`,
+      );
       // KILL is an explicit write: its own connection, never the guarded analysis session.
       await connections.withWriteConnection(connectionId, (connection) =>
         killSession(connection, threadId, scope),

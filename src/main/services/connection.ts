@@ -27,6 +27,8 @@ export interface ConnectionTarget {
   allowWhatIf: boolean;
   /** Full mysql2 TLS options (CA/cert/key read from a profile's files); overrides `tls`. */
   ssl?: SslOptions;
+  /** From a profile marked as production: every explicit write needs its name typed (production-guard.ts). */
+  production?: { name: string };
   /** Carries the MySQL protocol over another stream (an SSH tunnel channel) instead of TCP to host:port. */
   tunnel?: StreamOpener;
 }
@@ -217,6 +219,13 @@ export class ConnectionService {
     const entry = this.open.get(connectionId);
     if (!entry) return { state: 'closed', failedAttempts: 0, nextAttemptInMs: 0, reconnects: 0 };
     return entry.managed.status();
+  }
+
+  /** {@link status}, after making the reconnect attempt that is due (or one now with `retryNow`). */
+  async heal(connectionId: string, options: { retryNow?: boolean } = {}): Promise<LinkStatus> {
+    const entry = this.open.get(connectionId);
+    if (!entry) return this.status(connectionId);
+    return entry.managed.heal(options.retryNow === true);
   }
 
   /**

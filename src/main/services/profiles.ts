@@ -190,6 +190,7 @@ export async function profileTarget(
     connectTimeoutMs: profile.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     label: `${profile.name} (${profile.user}@${profile.host}:${profile.port}${database ? `/${database}` : ''}${profile.ssh ? ` via ${profile.ssh.host}` : ''})`,
     allowWhatIf: profile.allowWhatIf,
+    ...(profile.production ? { production: { name: profile.name } } : {}),
     ...(ssl ? { ssl } : {}),
     ...(tunnel ? { tunnel } : {}),
   };
@@ -632,13 +633,16 @@ export class ProfileService {
     id: string;
     password?: string | undefined;
     sshPassphrase?: string | undefined;
-  }): Promise<OpenResult & Pick<Profile, 'color' | 'production' | 'allowWhatIf'> & { profileId: string }> {
+  }): Promise<
+    OpenResult & Pick<Profile, 'name' | 'color' | 'production' | 'allowWhatIf'> & { profileId: string }
+  > {
     const profile = await this.store.get(request.id);
     const target = await profileTarget(profile, await this.secretsFor(profile, request));
     const opened = await this.connections.openTarget(target);
     return {
       ...opened,
       profileId: profile.id,
+      name: profile.name,
       color: profile.color,
       production: profile.production,
       allowWhatIf: profile.allowWhatIf,

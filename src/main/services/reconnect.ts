@@ -40,6 +40,8 @@ export interface LinkStatus {
   nextAttemptInMs: number;
   /** How often the connection came back after a loss. */
   reconnects: number;
+  /** Why the last reconnect attempt failed (mapped message: host, port, server text; no secrets). */
+  lastError?: string;
 }
 
 /** Options for {@link ManagedConnection}. */
@@ -88,6 +90,7 @@ export class ManagedConnection {
   private failures = 0;
   private reconnects = 0;
   private nextAttemptAt = 0;
+  private lastError: string | undefined;
   private pending: Promise<Connection> | undefined;
   private readonly policy: ReconnectPolicy;
   private readonly now: () => number;
@@ -112,7 +115,20 @@ export class ManagedConnection {
       failedAttempts: this.failures,
       nextAttemptInMs: this.lost ? Math.max(0, this.nextAttemptAt - this.now()) : 0,
       reconnects: this.reconnects,
+      ...(this.lost && this.lastError ? { lastError: this.lastError } : {}),
     };
+  }
+
+  /**
+   * Make the reconnect attempt that is due, or one at once with `force` ("Retry now"), and report the
+   * state. Never throws. The status bar polls this, so an idle window heals without a view polling.
+   */
+  async heal(force = false): Promise<LinkStatus> {
+    if (!this.closed && this.lost) {
+      if (force && !this.pending) this.nextAttemptAt = 0;
+      if (this.pending || this.nextAttemptAt <= this.now()) await this.acquire().catch(() => undefined);
+    }
+    return this.status();
   }
 
   async close(): Promise<void> {
@@ -142,6 +158,7 @@ export class ManagedConnection {
       .catch((error: unknown) => {
         if (error instanceof AdvisorError && error.code === 'NOT_FOUND') throw error;
         this.failures += 1;
+        this.lastError = mapMysqlError(error, this.options.context).userMessage;
         this.nextAttemptAt = this.now() + backoffDelay(this.failures, this.policy);
         throw this.lostError(this.nextAttemptAt - this.now(), error);
       })
@@ -157,6 +174,7 @@ export class ManagedConnection {
     this.lost = false;
     this.failures = 0;
     this.nextAttemptAt = 0;
+    this.lastError = undefined;
     const onClosed = (): void => this.markLost(connection);
     connection.on('error', onClosed);
     connection.on('end', onClosed);

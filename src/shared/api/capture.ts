@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { digestDeltaOrders, type DigestDelta, type SlowLogWindowPlan } from '../../core/capture/index.js';
 import type { DigestResult } from '../../core/slowlog/index.js';
+import { productionConfirmationField } from './profiles.js';
 
 const connectionId = z.string().min(1);
 const deltaOrder = z.enum(digestDeltaOrders);
@@ -46,6 +47,8 @@ export const captureSlowLogWindowSchema = z.object({
   longQueryTime: z.number().min(0).max(3600).optional(),
   /** The user saw the SQL of `capture.slowLogWindowPlan` and agreed. */
   consent: z.literal(true),
+  /** Production profiles: the profile name the user typed. */
+  productionConfirmation: productionConfirmationField,
   orderBy: orderBy.optional(),
   limit: z.number().int().positive().optional(),
 });

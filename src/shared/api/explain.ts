@@ -2,6 +2,7 @@
 
 import { z } from 'zod';
 import type { PlanNode, PlanReport, PlanSummary } from '../../core/explain/index.js';
+import { productionConfirmationField } from './profiles.js';
 
 const flavor = z.enum(['mysql', 'mariadb', 'percona']);
 
@@ -25,6 +26,8 @@ export const whatIfRequestSchema = z.object({
   rewrittenSql: z.string().optional(),
   /** The user confirmed after seeing the table size. */
   confirmed: z.literal(true),
+  /** Production profiles: the profile name the user typed. */
+  productionConfirmation: productionConfirmationField,
   threshold: z.number().min(0).max(1).optional(),
 });
 export type WhatIfApiRequest = z.input<typeof whatIfRequestSchema>;

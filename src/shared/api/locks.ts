@@ -2,6 +2,7 @@
 
 import { z } from 'zod';
 import type { LockSnapshot } from '../../core/locks/snapshot.js';
+import { productionConfirmationField } from './profiles.js';
 
 const pollSchema = z.object({
   connectionId: z.string().min(1),
@@ -18,6 +19,8 @@ const killSchema = z.object({
   scope: z.enum(['query', 'connection']),
   /** The user confirmed a dialog naming the thread, user and statement. */
   confirmed: z.literal(true),
+  /** Production profiles: the profile name the user typed. */
+  productionConfirmation: productionConfirmationField,
 });
 
 export const locksSchemas = {

@@ -71,6 +71,12 @@ export interface SecretStorageInfo {
 
 const secret = z.string().max(4096);
 
+/**
+ * On a production profile, every write request carries what the user typed to confirm it (the
+ * profile's name); the handler refuses the write without it (src/main/services/production-guard.ts).
+ */
+export const productionConfirmationField = z.string().max(200).optional();
+
 const saveSchema = z.object({
   profile: profileInputSchema,
   /** Save this password (when secret storage is available). Omit to keep the stored one. */
@@ -160,6 +166,6 @@ export interface ProfilesApi {
       connectionId: string;
       server: ServerInfo;
       label: string;
-    } & Pick<Profile, 'color' | 'production' | 'allowWhatIf'> & { profileId: string }
+    } & Pick<Profile, 'name' | 'color' | 'production' | 'allowWhatIf'> & { profileId: string }
   >;
 }

@@ -1,0 +1,178 @@
+// Production profiles refuse writes without the typed confirmation (server-side), and connection.status follows a dropped session.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Connection } from 'mysql2/promise';
+import { afterAll, describe, expect, it } from 'vitest';
+import { dispatch } from '../../src/main/dispatch.js';
+import { createHandlers } from '../../src/main/handlers.js';
+import { ConnectionService } from '../../src/main/services/connection.js';
+import { ProfileService, ProfileStore } from '../../src/main/services/profiles.js';
+import { NoSecretStore } from '../../src/main/services/secrets.js';
+import type { AdvisorApi, Reply } from '../../src/shared/api.js';
+import type { ConnectionStatus } from '../../src/shared/api/connection-status.js';
+import { connect, testServers, withScratchDatabase } from '../support/db.js';
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+async function threadAlive(admin: Connection, threadId: number): Promise<boolean> {
+  const [rows] = (await admin.query('SELECT ID FROM information_schema.PROCESSLIST WHERE ID = ?', [
+    threadId,
+  ])) as unknown as [{ ID: number }[]];
+  return rows.length > 0;
+}
+
+describe.each(testServers())('production profile on $flavor', ({ flavor, url }) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sargable-production-it-'));
+  const connections = new ConnectionService({ reconnect: { baseDelayMs: 100, maxDelayMs: 400 } });
+  const handlers: AdvisorApi = createHandlers({
+    connections,
+    app: { name: 'Sargable', version: 'test', mode: 'web' },
+    userDataDir: dir,
+    profiles: new ProfileService(
+      new ProfileStore(path.join(dir, 'profiles.json')),
+      new NoSecretStore('test'),
+      connections,
+    ),
+  });
+  const call = (method: string, request: unknown): Promise<Reply<unknown>> =>
+    dispatch(handlers, method, request);
+  const value = async <T>(method: string, request: unknown): Promise<T> => {
+    const reply = await call(method, request);
+    if (!reply.ok) throw new Error(`${method}: ${reply.error.code} ${reply.error.message}`);
+    return reply.value as T;
+  };
+  const admin = new URL(url);
+  const name = `Prod ${flavor}`;
+
+  async function openProduction(database: string): Promise<string> {
+    const saved = await value<{ profile: { id: string } }>('profiles.save', {
+      profile: {
+        name,
+        color: 'red',
+        host: admin.hostname,
+        port: Number(admin.port),
+        user: decodeURIComponent(admin.username),
+        database,
+        allowWhatIf: true,
+        production: true,
+      },
+    });
+    const opened = await value<{ connectionId: string; production: boolean; name: string }>(
+      'profiles.connect',
+      { id: saved.profile.id, password: decodeURIComponent(admin.password) },
+    );
+    expect({ production: opened.production, name: opened.name }).toEqual({ production: true, name });
+    return opened.connectionId;
+  }
+
+  afterAll(async () => {
+    await connections.closeAll();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refuses kill, what-if and the slow-log window without the typed name; runs them with it', async () => {
+    await withScratchDatabase(url, async (db, database) => {
+      await db.query('CREATE TABLE t (id INT PRIMARY KEY, c INT)');
+      await db.query('INSERT INTO t VALUES (1, 1), (2, 2), (3, 3)');
+      const connectionId = await openProduction(database);
+      const victim = await connect(url);
+      const [[{ id: threadId }]] = (await victim.query('SELECT CONNECTION_ID() AS id')) as unknown as [
+        [{ id: number }],
+      ];
+      const [[before]] = (await db.query('SELECT @@GLOBAL.slow_query_log AS slow')) as unknown as [
+        [{ slow: number }],
+      ];
+      const whatIf = {
+        connectionId,
+        sql: 'SELECT id FROM t WHERE c = 2',
+        table: 't',
+        ddl: ['ALTER TABLE t ADD INDEX ix_c (c)'],
+        confirmed: true,
+      };
+      const kill = { connectionId, threadId, scope: 'connection', confirmed: true };
+      const window = { connectionId, seconds: 1, consent: true };
+      const refused = {
+        killMissing: await call('locks.kill', kill),
+        killWrong: await call('locks.kill', { ...kill, productionConfirmation: 'prod' }),
+        whatIfMissing: await call('explain.whatIf', whatIf),
+        windowMissing: await call('capture.slowLogWindow', window),
+      };
+      expect(
+        Object.fromEntries(
+          Object.entries(refused).map(([key, reply]) => [key, reply.ok ? 'ok' : reply.error.code]),
+        ),
+      ).toEqual({
+        killMissing: 'CONSENT_REQUIRED',
+        killWrong: 'CONSENT_REQUIRED',
+        whatIfMissing: 'CONSENT_REQUIRED',
+        windowMissing: 'CONSENT_REQUIRED',
+      });
+      expect((refused.killMissing as { error: { message: string } }).error.message).toContain(`“${name}”`);
+      // Nothing reached the server: the thread lives, the slow log setting is unchanged.
+      const [[after]] = (await db.query('SELECT @@GLOBAL.slow_query_log AS slow')) as unknown as [
+        [{ slow: number }],
+      ];
+      expect({ alive: await threadAlive(db, threadId), slow: Number(after.slow) }).toEqual({
+        alive: true,
+        slow: Number(before.slow),
+      });
+
+      const verified = await value<{ verdict: string }>('explain.whatIf', {
+        ...whatIf,
+        productionConfirmation: ` ${name} `,
+      });
+      expect(['improved', 'unchanged', 'worse']).toContain(verified.verdict);
+      await value('locks.kill', { ...kill, productionConfirmation: name });
+      expect(
+        await waitFor('the killed thread to go', async () =>
+          !(await threadAlive(db, threadId)) ? true : undefined,
+        ),
+      ).toBe(true);
+      await victim.end().catch(() => undefined);
+      await value('connection.close', { connectionId });
+    });
+  });
+
+  it('connection.status goes reconnecting → open after the session is killed from another connection', async () => {
+    await withScratchDatabase(url, async (db, database) => {
+      const connectionId = await openProduction(database);
+      const status = (request: object = {}) =>
+        value<ConnectionStatus>('connection.status', { connectionId, ...request });
+      expect(await status()).toEqual({ state: 'open', failedAttempts: 0, nextAttemptInMs: 0, reconnects: 0 });
+      const [[{ id }]] = (await connections
+        .get(connectionId)
+        .connection.query('SELECT CONNECTION_ID() AS id')) as unknown as [[{ id: number }]];
+      await db.query(`KILL CONNECTION ${Number(id)}`);
+      // The driver reports the closed socket; the status says so before any view polls.
+      const lost = await waitFor('the loss to be noticed', async () => {
+        const current = connections.status(connectionId);
+        return current.state === 'reconnecting' ? current : undefined;
+      });
+      expect(lost.state).toBe('reconnecting');
+      // The status call itself makes the attempt that is due: the session comes back, read-only again.
+      expect(await status()).toEqual({ state: 'open', failedAttempts: 0, nextAttemptInMs: 0, reconnects: 1 });
+      const [[row]] = (await connections
+        .get(connectionId)
+        .connection.query(
+          `SELECT @@${flavor === 'mariadb' ? 'tx_read_only' : 'transaction_read_only'} AS ro, DATABASE() AS db`,
+        )) as unknown as [[{ ro: number; db: string }]];
+      expect({ ro: Number(row.ro), db: row.db }).toEqual({ ro: 1, db: database });
+      await value('connection.close', { connectionId });
+      expect(await status()).toEqual({
+        state: 'closed',
+        failedAttempts: 0,
+        nextAttemptInMs: 0,
+        reconnects: 0,
+      });
+    });
+  });
+});
