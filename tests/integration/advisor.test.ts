@@ -7,6 +7,24 @@ import type { Finding, Suggestion } from '../../src/core/model/report.js';
 import { offlineServerInfo } from '../../src/core/model/server-info.js';
 import { schemaFromDdl } from '../../src/core/schema/ddl.js';
 import { connect, scratchDatabaseName, testServers } from '../support/db.js';
+import { MARIADB_114_ENV, mariadb114Available, startServer, type TestServer } from '../support/servers.js';
+
+/**
+ * The matrix: MySQL 8.0.33 and MariaDB 10.11 always; MariaDB 11.4 as an optional third server when
+ * its binaries are at hand (docs/testing.md) or SARGABLE_TEST_MARIADB114_URL names one.
+ */
+interface AdvisorServer {
+  label: string;
+  flavor: 'mysql' | 'mariadb';
+  /** Admin URL, or null to start MariaDB 11.4 in beforeAll. */
+  url: string | null;
+}
+const advisorServers: AdvisorServer[] = [
+  ...testServers().map(({ flavor, url }) => ({ label: flavor, flavor, url })),
+  ...(process.env[MARIADB_114_ENV] || mariadb114Available()
+    ? [{ label: 'mariadb 11.4', flavor: 'mariadb' as const, url: process.env[MARIADB_114_ENV] || null }]
+    : []),
+];
 
 const TABLE_DDL = `CREATE TABLE products (
   id int unsigned NOT NULL AUTO_INCREMENT,
@@ -25,6 +43,17 @@ const TABLE_DDL = `CREATE TABLE products (
   doc json,
   PRIMARY KEY (id)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci`;
+
+/** The other side of the join shapes: one row per day of 2018, with a label per day. */
+const DAYS_DDL = `CREATE TABLE days (
+  day date NOT NULL,
+  n int NOT NULL,
+  label varchar(100) CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci NOT NULL,
+  PRIMARY KEY (day)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_general_ci`;
+const DAYS_LOAD = `INSERT INTO days (day, n, label)
+WITH RECURSIVE seq (n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM seq WHERE n < 29)
+SELECT DATE('2018-03-01') + INTERVAL n DAY, 100 * n + 7, CONCAT(IF(n % 2 = 0, 'alpha', 'ALPHA'), '_', 10 * n) FROM seq`;
 
 const ROWS = 20_000;
 // Deterministic data: October appears in two years, ~3% of skus start with 'a_c', phones repeat with a leading zero.
@@ -56,6 +85,30 @@ interface Shape {
 }
 
 const SEEK = ['ref', 'range', 'eq_ref', 'const', 'ref_or_null'];
+
+/** Join-condition shapes: the wrapped column is on `products p`, the other side a column of `days d`. */
+const joinShapes: { name: string; sql: string; rule: string }[] = [
+  {
+    name: 'ON DATE(p.updated) = d.day',
+    sql: 'SELECT d.day, p.id FROM days d JOIN products p ON DATE(p.updated) = d.day',
+    rule: 'FUN001',
+  },
+  {
+    name: 'ON LOWER(p.name) = d.label',
+    sql: 'SELECT d.label, p.id FROM days d JOIN products p ON LOWER(p.name) = d.label',
+    rule: 'FUN001',
+  },
+  {
+    name: 'ON p.qty + 0 = d.n',
+    sql: 'SELECT d.n, p.id FROM days d JOIN products p ON p.qty + 0 = d.n',
+    rule: 'ARI001',
+  },
+  {
+    name: "LEFT JOIN … ON p.qty - 1 = d.n AND d.day > '…'",
+    sql: "SELECT d.day, p.id FROM days d LEFT JOIN products p ON p.qty - 1 = d.n AND d.day > '2018-03-10'",
+    rule: 'ARI001',
+  },
+];
 
 const shapes: Shape[] = [
   {
@@ -260,19 +313,31 @@ async function explainRow(connection: Connection, sql: string): Promise<RowDataP
   return row;
 }
 
+/** EXPLAIN rows by table alias (`p`, `d`). */
+async function explainRows(connection: Connection, sql: string): Promise<Record<string, RowDataPacket>> {
+  const [rows] = await connection.query<RowDataPacket[]>(`EXPLAIN ${sql}`);
+  return Object.fromEntries(rows.map((row) => [String(row.table), row]));
+}
+
 async function checksum(connection: Connection, sql: string): Promise<{ rows: number; hash: string }> {
   const [rows] = await connection.query<RowDataPacket[]>({ sql, rowsAsArray: true });
   const lines = rows.map((row) => JSON.stringify(row)).sort();
   return { rows: lines.length, hash: createHash('sha256').update(lines.join('\n')).digest('hex') };
 }
 
-describe.each(testServers())('advisor on $flavor', ({ flavor, url }) => {
+describe.each(advisorServers)('advisor on $label', ({ flavor, url: givenUrl }) => {
   let connection: Connection;
+  let started: TestServer | undefined;
   let database: string;
   let version: string;
-  const schema = schemaFromDdl(TABLE_DDL, flavor).schema;
+  const schema = schemaFromDdl(`${TABLE_DDL};\n${DAYS_DDL}`, flavor).schema;
 
   beforeAll(async () => {
+    let url = givenUrl;
+    if (!url) {
+      started = await startServer('mariadb', { mariadbRelease: '11.4' });
+      url = started.url;
+    }
     connection = await connect(url);
     database = scratchDatabaseName('sargable_adv');
     await connection.query(`CREATE DATABASE \`${database}\``);
@@ -287,12 +352,15 @@ describe.each(testServers())('advisor on $flavor', ({ flavor, url }) => {
     version = String(versionRows[0]?.v).replace(/-.*/, '');
     await connection.query(TABLE_DDL);
     await connection.query(LOAD);
-    await connection.query('ANALYZE TABLE products');
+    await connection.query(DAYS_DDL);
+    await connection.query(DAYS_LOAD);
+    await connection.query('ANALYZE TABLE products, days');
   });
 
   afterAll(async () => {
     await connection?.query(`DROP DATABASE IF EXISTS \`${database}\``);
     await connection?.end();
+    await started?.stop();
   });
 
   function advise(sql: string, withSchema = schema): Finding[] {
@@ -366,6 +434,90 @@ describe.each(testServers())('advisor on $flavor', ({ flavor, url }) => {
         await connection.query(`ALTER TABLE products DROP INDEX \`${index}\``).catch(() => undefined);
       for (const column of added.columns)
         await connection.query(`ALTER TABLE products DROP COLUMN \`${column}\``).catch(() => undefined);
+    }
+  });
+
+  it.each(joinShapes.map((shape) => [shape.name, shape] as const))(
+    'join condition: %s',
+    async (_name, shape) => {
+      const finding = advise(shape.sql).find(
+        (candidate) => candidate.rule === shape.rule && candidate.table === 'products',
+      );
+      expect(finding, `${shape.rule} must flag ${shape.sql}`).toBeDefined();
+      const suggestions = finding?.suggestions ?? [];
+      // A functional index is never used for a join condition (server-facts): only a named generated column.
+      expect(suggestions.map((suggestion) => suggestion.kind)).not.toContain('functional-index');
+      const withDdl = suggestions.find((suggestion) => suggestion.ddl.length > 0);
+      expect(withDdl?.kind).toBe('generated-column');
+      expect(withDdl?.rewrittenSql).toBeDefined();
+
+      // Before: products is scanned for the join (no usable index).
+      const before = await explainRows(connection, shape.sql);
+      expect(before.p?.key ?? null).toBeNull();
+      for (const rewrite of suggestions.filter((suggestion) => suggestion.kind === 'rewrite'))
+        if (rewrite.equivalent && rewrite.rewrittenSql)
+          expect(await checksum(connection, rewrite.rewrittenSql)).toEqual(
+            await checksum(connection, shape.sql),
+          );
+
+      const column = /ADD COLUMN (\w+)/.exec(withDdl?.ddl[0] ?? '')?.[1];
+      try {
+        for (const statement of withDdl?.ddl ?? []) await connection.query(statement);
+        await connection.query('ANALYZE TABLE products');
+        const after = await explainRows(connection, withDdl?.rewrittenSql ?? '');
+        expect({ key: after.p?.key, seeks: SEEK.includes(String(after.p?.type)) }).toEqual({
+          key: withDdl?.indexName,
+          seeks: true,
+        });
+        // The query naming the generated column returns the same rows as the original.
+        const original = await checksum(connection, shape.sql);
+        expect(original.rows).toBeGreaterThan(0);
+        expect(await checksum(connection, withDdl?.rewrittenSql ?? '')).toEqual(original);
+      } finally {
+        if (withDdl?.indexName)
+          await connection
+            .query(`ALTER TABLE products DROP INDEX \`${withDdl.indexName}\``)
+            .catch(() => undefined);
+        if (column)
+          await connection.query(`ALTER TABLE products DROP COLUMN \`${column}\``).catch(() => undefined);
+      }
+    },
+  );
+
+  it('flags YEAR()/DATE()/UPPER() on an indexed column exactly where the server scans (MariaDB >= 11.1 rewrites some)', async () => {
+    const withIndexes = schemaFromDdl(
+      `${TABLE_DDL.replace('PRIMARY KEY (id)', 'PRIMARY KEY (id), KEY ix_updated (updated), KEY ix_name (name), KEY ix_code (code)')};\n${DAYS_DDL}`,
+      flavor,
+    ).schema;
+    const statements = [
+      'SELECT id FROM products WHERE YEAR(updated) = 2019',
+      "SELECT id FROM products WHERE DATE(updated) <= '2018-01-20'",
+      'SELECT id FROM products WHERE YEAR(updated) BETWEEN 2019 AND 2020',
+      'SELECT id FROM products WHERE MONTH(updated) = 10',
+      "SELECT id FROM products WHERE UPPER(name) = 'ALPHA_10'",
+      "SELECT id FROM products WHERE LOWER(name) = 'alpha_10'",
+      "SELECT id FROM products WHERE UPPER(code) = 'AB000010'",
+    ];
+    await connection.query(
+      'ALTER TABLE products ADD INDEX ix_updated (updated), ADD INDEX ix_name (name), ADD INDEX ix_code (code)',
+    );
+    try {
+      await connection.query('ANALYZE TABLE products');
+      const observed: { sql: string; flagged: boolean }[] = [];
+      const expected: { sql: string; flagged: boolean }[] = [];
+      for (const sql of statements) {
+        const row = await explainRow(connection, sql);
+        expected.push({ sql, flagged: !SEEK.includes(String(row.type)) });
+        observed.push({
+          sql,
+          flagged: advise(sql, withIndexes).some((finding) => finding.rule === 'FUN001'),
+        });
+      }
+      expect(observed).toEqual(expected);
+    } finally {
+      await connection.query(
+        'ALTER TABLE products DROP INDEX ix_updated, DROP INDEX ix_name, DROP INDEX ix_code',
+      );
     }
   });
 

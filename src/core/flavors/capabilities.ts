@@ -59,6 +59,16 @@ export interface Capabilities {
   onlineAddIndex: boolean;
   /** `ADD COLUMN IF NOT EXISTS`, `DROP INDEX IF EXISTS`, `DROP COLUMN IF EXISTS` (MariaDB >= 10.0; MySQL has none). */
   alterIfExists: boolean;
+  /**
+   * The optimizer itself turns `YEAR(col)` / `DATE(col)` compared with a constant by `=`, `<`, `<=`,
+   * `>`, `>=` into a range on `col` (MariaDB >= 11.1, MDEV-8320; not for BETWEEN). Observed on 11.4.5.
+   */
+  sargableDateFunctions: boolean;
+  /**
+   * The optimizer turns `UPPER(col) = const` / `UCASE(col) = const` on a case-insensitive column into
+   * `col = const` (MariaDB >= 11.3, MDEV-31496, optimizer_switch sargable_casefold; LOWER() is not). Observed on 11.4.5.
+   */
+  sargableCaseFold: boolean;
 }
 
 /** One row of the table: a capability value that holds from a version gate on. */
@@ -96,6 +106,8 @@ const TABLE: readonly Gate<keyof Capabilities>[] = [
   { key: 'digestQuerySample', mysql: '>=8.0.3', mariadb: false },
   { key: 'onlineAddIndex', mysql: '>=5.6', mariadb: '>=10.0' },
   { key: 'alterIfExists', mysql: false, mariadb: '>=10.0' },
+  { key: 'sargableDateFunctions', mysql: false, mariadb: '>=11.1' },
+  { key: 'sargableCaseFold', mysql: false, mariadb: '>=11.3' },
 ];
 
 const NOWAIT_ERROR: Record<'mysql' | 'mariadb', number> = { mysql: 3572, mariadb: 1205 };

@@ -7,6 +7,7 @@ import { printSql, type AstNode } from '../sql/parse.js';
 import type { Flavor } from '../flavors/capabilities.js';
 import { spanOf, type RuleContext } from './engine.js';
 import { wrappedOperands, type WrapKind } from './wrapping.js';
+import { optimizerMakesSargable } from '../advice/server-rewrites.js';
 
 /** How an existing index relates to a wrapped expression. */
 export type Served =
@@ -43,6 +44,21 @@ export function reportWrappedSites(context: RuleContext, options: WrappedSiteOpt
       const table = first.table;
       const served = table ? options.servedBy(context, table, wrapped.node) : ({ by: 'none' } as Served);
       if (served.by === 'index') continue;
+      // MariaDB >= 11.1 / 11.3 rewrite some wrapped predicates into a seek themselves.
+      const serverRewrite =
+        served.by === 'none' && table
+          ? optimizerMakesSargable(context.server, site, wrapped, first.info)
+          : null;
+      if (serverRewrite && first.info && table) {
+        const existing = table.indexes.find(
+          (index) =>
+            index.visible &&
+            index.kind === 'btree' &&
+            index.parts[0]?.column?.toLowerCase() === first.info?.name.toLowerCase() &&
+            index.parts[0]?.prefixLength === null,
+        );
+        if (existing) continue;
+      }
       const ordering = site.clause === 'order-by' || site.clause === 'group-by';
       const wrapper =
         wrapped.kind === 'arithmetic'
@@ -83,6 +99,10 @@ export function reportWrappedSites(context: RuleContext, options: WrappedSiteOpt
         resolveColumns: context.resolveColumns,
       });
       notes.push(...advice.notes);
+      if (serverRewrite)
+        notes.push(
+          `${serverRewrite}: with an index on ${first.info?.name ?? first.column} this query can stay as it is on this server; the rewrite keeps it fast on other servers too.`,
+        );
       context.report({
         messageId:
           served.by === 'generated-column-by-name'
