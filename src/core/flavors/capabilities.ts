@@ -69,6 +69,13 @@ export interface Capabilities {
    * `col = const` (MariaDB >= 11.3, MDEV-31496, optimizer_switch sargable_casefold; LOWER() is not). Observed on 11.4.5.
    */
   sargableCaseFold: boolean;
+  /**
+   * ONLY_FULL_GROUP_BY accepts columns functionally dependent on the GROUP BY columns (grouped PRIMARY/NOT
+   * NULL UNIQUE key, `WHERE col = constant`, equalities): MySQL >= 5.7.5. MariaDB has none (verified 10.11).
+   */
+  functionalDependence: boolean;
+  /** `GROUP BY a DESC` (ASC/DESC on GROUP BY items): removed in MySQL 8.0.13 (ERROR 1064); MariaDB accepts it. */
+  groupByOrder: boolean;
 }
 
 /** One row of the table: a capability value that holds from a version gate on. */
@@ -108,6 +115,8 @@ const TABLE: readonly Gate<keyof Capabilities>[] = [
   { key: 'alterIfExists', mysql: false, mariadb: '>=10.0' },
   { key: 'sargableDateFunctions', mysql: false, mariadb: '>=11.1' },
   { key: 'sargableCaseFold', mysql: false, mariadb: '>=11.3' },
+  { key: 'functionalDependence', mysql: '>=5.7.5', mariadb: false },
+  { key: 'groupByOrder', mysql: '<8.0.13', mariadb: true },
 ];
 
 const NOWAIT_ERROR: Record<'mysql' | 'mariadb', number> = { mysql: 3572, mariadb: 1205 };

@@ -39,7 +39,7 @@ export const rule = defineRule({
     if (listed === null) return; // no column list: every column is given positionally
     const given = new Set(listed.map((name) => name.toLowerCase()));
     const modes = sqlModeSet(context.server.sqlMode.session, context.flavor);
-    const ignore = hasIgnore(context.ast);
+    const ignore = hasIgnore(context.ast, context.tolerated);
     const name = targetTableName(context.ast)?.table ?? table.name;
     for (const column of table.columns) {
       if (given.has(column.name.toLowerCase())) continue;

@@ -59,7 +59,7 @@ export const rule = defineRule({
     const table = targetTable(context.ast, context.schema, context.server.database);
     const tableName = targetTableName(context.ast)?.table;
     const modes = sqlModeSet(context.server.sqlMode.session, context.flavor);
-    const ignore = hasIgnore(context.ast);
+    const ignore = hasIgnore(context.ast, context.tolerated);
     const behaviour = FAMILY_BEHAVIOUR[modeFamily(context.flavor)];
     for (const written of writtenValues(context.ast, table)) {
       const value = stringLiteral(written.value);

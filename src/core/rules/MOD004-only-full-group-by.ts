@@ -2,20 +2,25 @@
 /*
  * Design note.
  * - An expression is fine when its text equals a GROUP BY expression, or when every column it uses
- *   outside aggregate calls is grouped or (MySQL only, FAMILY_BEHAVIOUR.functionalDependence) belongs to a
- *   table whose PRIMARY KEY or NOT NULL UNIQUE key is fully grouped. MariaDB implements no functional
- *   dependence: `GROUP BY id` with another column of the same table fails there (verified on 10.11).
- * - MySQL also derives dependence from `WHERE col = constant` and from join equalities; this rule does
- *   not, so it can over-report on MySQL for such queries (the finding says so).
+ *   outside aggregate calls is grouped or functionally dependent on the grouped columns. Dependence is
+ *   the `functionalDependence` capability (MySQL 5.7.5+); MariaDB implements none: `GROUP BY id` with
+ *   another column of the table, or `WHERE b = 'x' … GROUP BY a` selecting b, fail there (verified 10.11).
+ * - Dependence as MySQL derives it (manual "Detection of Functional Dependence", each case verified on
+ *   8.0.33), computed as a closure over "determined" columns, starting from the grouped ones:
+ *   - `col = constant` in a top-level AND of WHERE or an inner join's ON (either side; the constant
+ *     may be an expression of literals, not NOW(), RAND(), UUID() or a user variable);
+ *   - `a = b` there: each side determines the other; in a LEFT JOIN's ON only the outer side
+ *     determines the inner table's column;
+ *   - a table whose PRIMARY KEY or NOT NULL UNIQUE key is determined: all of its columns.
+ *   Not derived (reported as MySQL does): `<=>`, IS NULL, OR.
  * - ORDER BY items that name a select-list alias are checked through that select item.
  * - HAVING is not checked: a non-grouped column there is ERROR 1054 (unknown column) on both servers.
  */
 
 import { findColumn, findTable, type TableInfo } from '../model/schema.js';
-import { FAMILY_BEHAVIOUR } from '../sqlmode/data.js';
-import { modeFamily, predictError, sqlModeSet } from '../sqlmode/modes.js';
+import { predictError, sqlModeSet } from '../sqlmode/modes.js';
 import { spanFor } from '../sqlmode/statement.js';
-import { columnName, embeddedSelect, isNode } from '../sql/ast.js';
+import { columnName, embeddedSelect, functionName, isNode } from '../sql/ast.js';
 import type { AstNode } from '../sql/parse.js';
 import { defineRule } from './engine.js';
 
@@ -24,6 +29,9 @@ interface FromTable {
   alias: string | null;
   db: string | null;
   info: TableInfo | undefined;
+  /** The join this table is the right side of (`INNER JOIN`, `LEFT JOIN` …), null for the first/comma. */
+  join: string | null;
+  on: unknown;
 }
 
 interface Ref {
@@ -67,6 +75,83 @@ function hasAggregate(expression: unknown): boolean {
   return found;
 }
 
+/** Functions MySQL does not treat as constant for functional dependence (NOW() verified on 8.0.33). */
+const NOT_CONSTANT = new Set([
+  'RAND',
+  'UUID',
+  'UUID_SHORT',
+  'NOW',
+  'SYSDATE',
+  'CURRENT_TIMESTAMP',
+  'LOCALTIME',
+  'LOCALTIMESTAMP',
+  'CURDATE',
+  'CURRENT_DATE',
+  'CURTIME',
+  'CURRENT_TIME',
+  'UNIX_TIMESTAMP',
+  'UTC_DATE',
+  'UTC_TIME',
+  'UTC_TIMESTAMP',
+  'CONNECTION_ID',
+  'LAST_INSERT_ID',
+  'ROW_COUNT',
+  'FOUND_ROWS',
+  'SLEEP',
+  'GET_LOCK',
+  'RANDOM_BYTES',
+  'USER',
+  'CURRENT_USER',
+  'SESSION_USER',
+  'SYSTEM_USER',
+  'DATABASE',
+  'SCHEMA',
+]);
+
+/** An expression of literals only (no columns, subqueries, variables, parameters or volatile functions). */
+function isConstant(expression: unknown): boolean {
+  if (!isNode(expression)) return false;
+  if (embeddedSelect(expression)) return false;
+  switch (expression.type) {
+    case 'number':
+    case 'single_quote_string':
+    case 'double_quote_string':
+    case 'natural_string':
+    case 'hex_string':
+    case 'full_hex_string':
+    case 'bit_string':
+    case 'bool':
+    case 'string':
+    case 'date':
+    case 'datetime':
+    case 'time':
+    case 'timestamp':
+      return true;
+    case 'binary_expr':
+      return isConstant(expression.left) && isConstant(expression.right);
+    case 'unary_expr':
+      return isConstant(expression.expr);
+    case 'cast':
+      return isConstant(expression.expr);
+    case 'function': {
+      if (NOT_CONSTANT.has(functionName(expression).toUpperCase())) return false;
+      const args = isNode(expression.args) ? expression.args.value : undefined;
+      const list: unknown[] = Array.isArray(args) ? args : args === undefined ? [] : [args];
+      return list.every(isConstant);
+    }
+    default:
+      return false;
+  }
+}
+
+/** The top-level AND conjuncts of a condition. */
+function conjuncts(condition: unknown): AstNode[] {
+  if (!isNode(condition)) return [];
+  if (condition.type === 'binary_expr' && String(condition.operator).toUpperCase() === 'AND')
+    return [...conjuncts(condition.left), ...conjuncts(condition.right)];
+  return [condition];
+}
+
 const normalize = (text: string): string => text.replace(/[`\s]/g, '').toLowerCase();
 
 export const rule = defineRule({
@@ -108,7 +193,7 @@ export const rule = defineRule({
     if (!groupBy && !aggregates) return;
     const modes = sqlModeSet(context.server.sqlMode.session, context.flavor);
     const active = modes.has('ONLY_FULL_GROUP_BY');
-    const behaviour = FAMILY_BEHAVIOUR[modeFamily(context.flavor)];
+    const dependence = context.server.capabilities.functionalDependence;
     const database = context.server.database;
 
     const from: FromTable[] = (Array.isArray(ast.from) ? ast.from : [])
@@ -122,6 +207,8 @@ export const rule = defineRule({
           alias: typeof item.as === 'string' ? item.as : null,
           db,
           info: findTable(context.schema, name, db ?? database),
+          join: typeof item.join === 'string' ? item.join.toUpperCase() : null,
+          on: item.on,
         };
       });
     const tableOf = (ref: Ref): FromTable | undefined => {
@@ -147,21 +234,77 @@ export const rule = defineRule({
           group.column.toLowerCase() === ref.column.toLowerCase() &&
           (!group.qualifier || !ref.qualifier || tableOf(group) === tableOf(ref)),
       );
-    const dependent = (table: FromTable | undefined): boolean => {
-      if (!behaviour.functionalDependence || !table?.info) return false;
-      const grouped = new Set(
-        groupRefs.filter((group) => tableOf(group) === table).map((group) => group.column.toLowerCase()),
-      );
-      return table.info.indexes.some(
-        (index) =>
-          (index.primary || index.unique) &&
-          index.parts.length > 0 &&
-          index.parts.every((part) => {
-            if (!part.column || part.prefixLength) return false;
-            const info = findColumn(table.info as TableInfo, part.column);
-            return grouped.has(part.column.toLowerCase()) && (index.primary || info?.nullable === false);
-          }),
-      );
+    // Columns determined by the grouped ones (see the design note), as `tableIndex:column` keys.
+    const keyOf = (ref: Ref): string | undefined => {
+      const table = tableOf(ref);
+      return table ? `${from.indexOf(table)}:${ref.column.toLowerCase()}` : undefined;
+    };
+    const determined = new Set<string>();
+    for (const group of groupRefs) {
+      const key = keyOf(group);
+      if (key) determined.add(key);
+    }
+    if (dependence && groupBy) {
+      const edges: [string | null, string][] = [];
+      const refOf = (node: unknown): Ref | undefined =>
+        isNode(node) && node.type === 'column_ref'
+          ? {
+              node,
+              qualifier: typeof node.table === 'string' ? node.table : null,
+              column: columnName(node) ?? '',
+            }
+          : undefined;
+      const equalities = (condition: unknown, inner: FromTable | null): void => {
+        for (const conjunct of conjuncts(condition)) {
+          if (conjunct.type !== 'binary_expr' || conjunct.operator !== '=') continue;
+          const [left, right] = [refOf(conjunct.left), refOf(conjunct.right)];
+          const [leftKey, rightKey] = [left && keyOf(left), right && keyOf(right)];
+          const into = (key: string | undefined, ref: Ref | undefined): boolean =>
+            Boolean(key) && (!inner || tableOf(ref as Ref) === inner);
+          if (leftKey && rightKey) {
+            if (into(rightKey, right)) edges.push([leftKey, rightKey]);
+            if (into(leftKey, left)) edges.push([rightKey, leftKey]);
+          } else if (!inner && leftKey && isConstant(conjunct.right)) edges.push([null, leftKey]);
+          else if (!inner && rightKey && isConstant(conjunct.left)) edges.push([null, rightKey]);
+        }
+      };
+      equalities(ast.where, null);
+      for (const table of from) {
+        if (!table.on) continue;
+        if (table.join === 'LEFT JOIN' || table.join === 'LEFT OUTER JOIN') equalities(table.on, table);
+        else if (table.join === null || /^(INNER |CROSS |STRAIGHT_)?JOIN$/.test(table.join))
+          equalities(table.on, null);
+      }
+      for (let changed = true; changed;) {
+        changed = false;
+        const add = (key: string): void => {
+          if (determined.has(key)) return;
+          determined.add(key);
+          changed = true;
+        };
+        for (const [source, target] of edges) if (source === null || determined.has(source)) add(target);
+        from.forEach((table, index) => {
+          const info = table.info;
+          if (!info) return;
+          const keyed = info.indexes.some(
+            (key) =>
+              (key.primary || key.unique) &&
+              key.parts.length > 0 &&
+              key.parts.every(
+                (part) =>
+                  part.column !== null &&
+                  !part.prefixLength &&
+                  determined.has(`${index}:${part.column.toLowerCase()}`) &&
+                  (key.primary || findColumn(info, part.column)?.nullable === false),
+              ),
+          );
+          if (keyed) for (const column of info.columns) add(`${index}:${column.name.toLowerCase()}`);
+        });
+      }
+    }
+    const dependent = (ref: Ref): boolean => {
+      const key = keyOf(ref);
+      return key !== undefined && determined.has(key);
     };
     const qualifiedName = (ref: Ref): string => {
       const table = tableOf(ref);
@@ -178,7 +321,7 @@ export const rule = defineRule({
     ): void => {
       if (groupBy && groupTexts.has(normalize(context.textOf(expression)))) return;
       for (const ref of bareRefs(expression)) {
-        if (groupBy && (isGrouped(ref) || dependent(tableOf(ref)))) continue;
+        if (groupBy && (isGrouped(ref) || dependent(ref))) continue;
         const column = qualifiedName(ref);
         if (reported.has(column)) continue;
         reported.add(column);
@@ -197,7 +340,7 @@ export const rule = defineRule({
             : {}),
           notes: [
             `Fix: add ${ref.column} to GROUP BY, or aggregate it (MAX(${ref.column}), MIN(${ref.column})${context.flavor === 'mariadb' ? '' : `, ANY_VALUE(${ref.column})`}).`,
-            ...(behaviour.functionalDependence && !tableOf(ref)?.info
+            ...(dependence && !tableOf(ref)?.info
               ? ['The table definition is unknown, so dependence on a grouped primary key was not checked.']
               : []),
           ],

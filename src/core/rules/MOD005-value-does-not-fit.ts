@@ -67,7 +67,7 @@ export const rule = defineRule({
     const table = targetTable(context.ast, context.schema, context.server.database);
     if (!table) return;
     const modes = sqlModeSet(context.server.sqlMode.session, context.flavor);
-    const ignore = hasIgnore(context.ast);
+    const ignore = hasIgnore(context.ast, context.tolerated);
     const error = modes.strict && !ignore;
     const why = ignore ? 'IGNORE turns the error into a warning' : 'strict mode is off';
     for (const written of writtenValues(context.ast, table)) {

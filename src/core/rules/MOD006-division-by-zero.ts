@@ -56,7 +56,10 @@ export const rule = defineRule({
     const modes = sqlModeSet(context.server.sqlMode.session, context.flavor);
     const writes = context.kind === 'insert' || context.kind === 'replace' || context.kind === 'update';
     const error =
-      writes && modes.strict && modes.has('ERROR_FOR_DIVISION_BY_ZERO') && !hasIgnore(context.ast);
+      writes &&
+      modes.strict &&
+      modes.has('ERROR_FOR_DIVISION_BY_ZERO') &&
+      !hasIgnore(context.ast, context.tolerated);
     for (const node of divisionsByZero(context.ast)) {
       const expression = context.textOf(node) || 'The expression';
       context.report({

@@ -1,4 +1,4 @@
-// MOD010: INSERT IGNORE turns strict-mode errors into warnings: bad values are silently adjusted, not only duplicates skipped.
+// MOD010: INSERT/REPLACE/UPDATE/DELETE IGNORE turns strict-mode errors into warnings: bad values are silently adjusted, not only duplicates skipped.
 
 import { hasIgnore, spanFor } from '../sqlmode/statement.js';
 import { defineRule } from './engine.js';
@@ -22,15 +22,16 @@ export const rule = defineRule({
       bestPractice:
         "INSERT INTO users (id, country) VALUES (1, 'DE') ON DUPLICATE KEY UPDATE country = VALUES(country)",
       notes: [
-        'UPDATE IGNORE is not parsed by the SQL parser yet, so only INSERT/REPLACE … IGNORE are reported.',
+        'UPDATE IGNORE and DELETE IGNORE are recognised by a token scan (the SQL parser rejects them) and reported the same way.',
       ],
     },
   },
   detect(context) {
-    if (!hasIgnore(context.ast)) return;
+    if (!hasIgnore(context.ast, context.tolerated)) return;
+    const mark = context.tolerated?.ignore;
     context.report({
       messageId: 'ignore',
-      span: spanFor(context.sql, null, 'ignore'),
+      span: mark ? { start: mark.start, end: mark.end } : spanFor(context.sql, null, 'ignore'),
       table: null,
       columns: [],
       expression: 'IGNORE',

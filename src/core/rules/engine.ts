@@ -9,6 +9,7 @@ import { findColumn, findTable, type ColumnInfo, type SchemaModel, type TableInf
 import type { ServerInfo } from '../model/server-info.js';
 import { columnRefs, spanOf, type Span } from '../sql/ast.js';
 import type { AstNode } from '../sql/parse.js';
+import type { ToleratedFacts } from '../sql/tolerant.js';
 import { resolveScopeTable, type PredicateSite, type ScopeTable } from '../sql/predicates.js';
 
 export type StatementKind =
@@ -67,6 +68,8 @@ export interface RuleContext {
   readonly server: ServerInfo;
   readonly flavor: Flavor;
   readonly schema: SchemaModel;
+  /** Syntax the parser rejected and the tolerant re-parse removed (GROUP BY … DESC, UPDATE IGNORE …). */
+  readonly tolerated?: ToleratedFacts;
   /** Predicate sites of the statement (WHERE, ON, HAVING, ORDER BY, GROUP BY), in source order. */
   sites(): readonly PredicateSite[];
   /** Resolve the columns referenced in an expression through the site's scope. */

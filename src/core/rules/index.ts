@@ -15,6 +15,7 @@ import { rule as MOD007 } from './MOD007-set-sql-mode.js';
 import { rule as MOD008 } from './MOD008-mode-dependent-syntax.js';
 import { rule as MOD009 } from './MOD009-engine-substitution.js';
 import { rule as MOD010 } from './MOD010-ignore-modifier.js';
+import { rule as MOD011 } from './MOD011-group-by-order.js';
 
 export const rules: Readonly<Record<string, Rule>> = {
   ARI001,
@@ -32,6 +33,7 @@ export const rules: Readonly<Record<string, Rule>> = {
   MOD008,
   MOD009,
   MOD010,
+  MOD011,
 };
 
 export type { Rule, RuleMeta, RuleContext } from './engine.js';

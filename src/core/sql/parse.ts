@@ -3,12 +3,13 @@
 import mysqlBuild from 'node-sql-parser/build/mysql.js';
 import mariadbBuild from 'node-sql-parser/build/mariadb.js';
 import type { Flavor } from '../flavors/capabilities.js';
+import { parseTolerantly, type ToleratedFacts } from './tolerant.js';
 
 /** node-sql-parser's AST is untyped JSON for our purposes; rules read it through helpers in `ast.ts`. */
 export type AstNode = Record<string, unknown>;
 
 export type ParseResult =
-  | { ok: true; ast: AstNode; dialect: 'MySQL' | 'MariaDB' }
+  | { ok: true; ast: AstNode; dialect: 'MySQL' | 'MariaDB'; tolerated?: ToleratedFacts }
   | { ok: false; message: string; line: number; column: number };
 
 type ParserInstance = {
@@ -51,6 +52,9 @@ function astify(sql: string, dialect: 'MySQL' | 'MariaDB'): AstNode | undefined 
  * CASE, so findings on them could not be placed. Statements are therefore parsed with the MySQL
  * grammar first (the DML both servers share parses the same way, with positions), and with the
  * MariaDB grammar only when the MySQL one rejects them (MariaDB-only syntax such as WAIT n).
+ *
+ * A statement a grammar rejects is tried once more without the constructs `tolerant.ts` recognises
+ * (GROUP BY … DESC, UPDATE IGNORE …); they come back as `tolerated` facts, positions unchanged.
  */
 export function parseStatement(sql: string, flavor: Flavor): ParseResult {
   const dialect = dialectFor(flavor);
@@ -59,7 +63,9 @@ export function parseStatement(sql: string, flavor: Flavor): ParseResult {
       const ast = astify(sql, 'MySQL');
       if (ast) return { ok: true, ast, dialect };
     } catch {
-      // fall through to the MariaDB grammar
+      // The MariaDB grammar reads `UPDATE IGNORE t` as table IGNORE aliased t: tolerate first.
+      const tolerated = parseTolerantly(sql, (text) => astify(text, 'MySQL'));
+      if (tolerated) return { ok: true, dialect, ...tolerated };
     }
   }
   try {
@@ -67,6 +73,8 @@ export function parseStatement(sql: string, flavor: Flavor): ParseResult {
     if (!ast) return { ok: false, message: 'Empty statement', line: 1, column: 1 };
     return { ok: true, ast, dialect };
   } catch (error) {
+    const tolerated = parseTolerantly(sql, (text) => astify(text, dialect));
+    if (tolerated) return { ok: true, dialect, ...tolerated };
     return { ok: false, ...describeParseError(error, sql) };
   }
 }

@@ -631,6 +631,19 @@ export interface ErrorInfo {
 
 /** Errors predicted by the MOD rules (messages as the servers print them; all verified on both test servers). */
 export const ERRORS = {
+  1064: {
+    code: 1064,
+    sqlState: '42000',
+    name: 'ER_PARSE_ERROR',
+    message: {
+      mysql:
+        "You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '{{near}}' at line {{line}}",
+      mariadb:
+        "You have an error in your SQL syntax; check the manual that corresponds to your MariaDB server version for the right syntax to use near '{{near}}' at line {{line}}",
+    },
+    source:
+      'verified: MySQL 8.0.33 (GROUP BY a DESC); `near` is the rest of the statement, at most 80 characters',
+  },
   1055: {
     code: 1055,
     sqlState: '42000',
@@ -965,8 +978,6 @@ export const FAMILY_BEHAVIOUR: Readonly<
   Record<
     ModeFamily,
     {
-      /** ONLY_FULL_GROUP_BY accepts columns functionally dependent on a grouped PRIMARY/UNIQUE key (MySQL 5.7.5+). */
-      functionalDependence: boolean;
       /** A zero/zero-part DEFAULT is ERROR 1067 with NO_ZERO_DATE/NO_ZERO_IN_DATE even without strict mode. */
       zeroDefaultErrorWithoutStrict: boolean;
       /** Warning code for a bad date stored in non-strict mode, by problem. */
@@ -975,12 +986,10 @@ export const FAMILY_BEHAVIOUR: Readonly<
   >
 > = {
   mysql: {
-    functionalDependence: true,
     zeroDefaultErrorWithoutStrict: false,
     dateWarning: { 'zero-date': 1264, 'zero-in-date': 1264, 'invalid-date': 1264 },
   },
   mariadb: {
-    functionalDependence: false,
     zeroDefaultErrorWithoutStrict: true,
     dateWarning: { 'zero-date': 1264, 'zero-in-date': 1265, 'invalid-date': 1265 },
   },

@@ -3,6 +3,7 @@
 import { findColumn, findTable, type ColumnInfo, type SchemaModel, type TableInfo } from '../model/schema.js';
 import { isNode, spanOf, type Span } from '../sql/ast.js';
 import type { AstNode } from '../sql/parse.js';
+import type { ToleratedFacts } from '../sql/tolerant.js';
 
 /** The first table an INSERT/REPLACE/UPDATE/CREATE/ALTER names. */
 export function targetTableName(ast: AstNode): { db: string | null; table: string } | undefined {
@@ -69,8 +70,12 @@ export function writtenValues(ast: AstNode, table: TableInfo | undefined): Writt
   return written;
 }
 
-/** True when the statement has the IGNORE modifier (errors become warnings). */
-export function hasIgnore(ast: AstNode): boolean {
+/**
+ * True when the statement has the IGNORE modifier (errors become warnings): INSERT/REPLACE IGNORE in
+ * the AST, UPDATE/DELETE IGNORE as a tolerated fact (the parser rejects them).
+ */
+export function hasIgnore(ast: AstNode, tolerated?: ToleratedFacts): boolean {
+  if (tolerated?.ignore) return true;
   return typeof ast.prefix === 'string' && /\bignore\b/i.test(ast.prefix);
 }
 
