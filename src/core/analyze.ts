@@ -16,7 +16,9 @@ import { parseStatement, type AstNode } from './sql/parse.js';
 import { collectPredicateSites, type PredicateSite } from './sql/predicates.js';
 import { LineIndex, splitStatements } from './sql/split.js';
 import { sessionSqlModeAfter } from './sqlmode/modes.js';
+import { schemaAfterAlter } from './schema/alter.js';
 import { schemaFromDdl } from './schema/ddl.js';
+import type { ToleratedFacts } from './sql/tolerant.js';
 
 export interface AnalyzeOptions {
   server: ServerInfo;
@@ -91,6 +93,7 @@ export function analyze(text: string, options: AnalyzeOptions): AnalysisReport {
       server,
       flavor: server.flavor,
       schema,
+      ...(parsed.tolerated ? { tolerated: parsed.tolerated } : {}),
       sites: () => (sites ??= collectPredicateSites(parsed.ast)),
       resolveColumns: (site, expression) => resolveColumnsIn(schema, server.database, site, expression),
       textOf: (node) => {
@@ -139,7 +142,7 @@ export function analyze(text: string, options: AnalyzeOptions): AnalysisReport {
         },
       });
     }
-    schema = schemaAfter(schema, parsed.ast, slice.sql, server, statement.findings);
+    schema = schemaAfter(schema, parsed, slice.sql, server, statement.findings);
     const nextMode = sessionSqlModeAfter(parsed.ast, server.flavor, server.version);
     if (nextMode !== undefined) server = { ...server, sqlMode: { ...server.sqlMode, session: nextMode } };
     statement.findings.sort((a, b) => a.line - b.line || a.column - b.column || a.rule.localeCompare(b.rule));
@@ -150,21 +153,26 @@ export function analyze(text: string, options: AnalyzeOptions): AnalysisReport {
 
 /**
  * The schema as later statements of the script see it: a CREATE TABLE the server would accept
- * replaces the table, DROP TABLE removes it. (A CREATE we predict to fail, e.g. ERROR 1067, changes
- * nothing, as on the server.) ALTER TABLE is not followed yet.
+ * replaces the table, DROP TABLE removes it, ALTER TABLE and RENAME TABLE change it
+ * (schema/alter.ts). A statement we predict to fail (e.g. ERROR 1067) changes nothing, as on the server.
  */
 function schemaAfter(
   schema: SchemaModel,
-  ast: AstNode,
+  parsed: { ast: AstNode; tolerated?: ToleratedFacts },
   sql: string,
   server: ServerInfo,
   findings: readonly Finding[],
 ): SchemaModel {
+  const { ast } = parsed;
   const type = String(ast.type ?? '').toLowerCase();
   const keyword = String(ast.keyword ?? '').toLowerCase();
-  if (keyword !== 'table' || (type !== 'create' && type !== 'drop')) return schema;
+  const changes =
+    type === 'alter' || type === 'rename' || (keyword === 'table' && (type === 'create' || type === 'drop'));
+  if (!changes) return schema;
   if (findings.some((finding) => finding.predictedError && !finding.predictedError.warningOnly))
     return schema;
+  if (type === 'alter' || type === 'rename')
+    return schemaAfterAlter(schema, ast, parsed.tolerated, server.flavor, server.database);
   const names = (Array.isArray(ast.table) ? ast.table : Array.isArray(ast.name) ? ast.name : []) as {
     table?: unknown;
   }[];

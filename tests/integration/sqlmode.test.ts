@@ -67,6 +67,22 @@ const SEED_SEQUENCE = [
   'insert into events_t (profile_id) values (1)',
 ];
 
+/** Each later statement's outcome depends on an earlier ALTER TABLE (see tests/unit/core/analyze.test.ts). */
+const ALTER_SCRIPT = [
+  'CREATE TABLE t (id int NOT NULL, a int, b varchar(3), PRIMARY KEY (id))',
+  'ALTER TABLE t ADD COLUMN c int NOT NULL AFTER id, MODIFY b varchar(10)',
+  "INSERT INTO t (id, a, b) VALUES (1, 1, 'abcdefgh')",
+  'ALTER TABLE t ALTER COLUMN c SET DEFAULT 0',
+  "INSERT INTO t (id, a, b) VALUES (2, 1, 'abcdefghijk')",
+  "INSERT INTO t (id, a, b) VALUES (2, 1, 'abcdefghij')",
+  'ALTER TABLE t ALTER c DROP DEFAULT, CHANGE a a2 tinyint, DROP COLUMN b',
+  'INSERT INTO t VALUES (3, 0, 300)',
+  'INSERT INTO t (id, a2) VALUES (4, 1)',
+  'ALTER TABLE t RENAME COLUMN a2 TO a3, RENAME TO t_new',
+  'INSERT INTO t_new (id, c, a3) VALUES (5, 1, 1000)',
+  'INSERT INTO t_new (id, c, a3) VALUES (5, 1, 100)',
+];
+
 describe.each(testServers())('sql_mode on $flavor', ({ flavor, url }) => {
   it('the compiled default sql_mode and variable defaults match the knowledge base', async () => {
     const version = parseVersion(await serverVersion(url));
@@ -151,7 +167,7 @@ describe.each(testServers())('sql_mode on $flavor', ({ flavor, url }) => {
     }
   });
 
-  it("the seeds' events_t sequence under strict mode: 1364, 1067, 1067, then success", async () => {
+  it("the seeds' events_t sequence under strict mode: 1364, 1067, 1067, then success (the ALTER is followed)", async () => {
     const version = await serverVersion(url);
     await withScratchDatabase(url, async (connection) => {
       // The MySQL 5.7.8+/8.0 default (strict + zero-date modes), set on both servers.
@@ -174,8 +190,8 @@ describe.each(testServers())('sql_mode on $flavor', ({ flavor, url }) => {
         { code: 1067, sqlState: '42000', message: "Invalid default value for 'event_date'" },
         { code: 1067, sqlState: '42000', message: "Invalid default value for 'event_date'" },
         null,
-        // the analysis is of the text only: the schema still has no default for event_date
-        { code: 1364, sqlState: 'HY000', message: "Field 'event_date' doesn't have a default value" },
+        // the successful ALTER gave event_date a default, so the same INSERT now succeeds
+        null,
       ]);
       const outcomes: Outcome[] = [];
       for (const sql of SEED_SEQUENCE) outcomes.push(await execute(connection, sql));
@@ -217,6 +233,26 @@ describe.each(testServers())('sql_mode on $flavor', ({ flavor, url }) => {
         "SELECT DATE_FORMAT(event_date, '%Y-%m-%d %H:%i:%s') AS d FROM events_t",
       );
       expect(rows[0]?.d).toBe('0000-00-00 00:00:00');
+    });
+  });
+
+  it('a script whose ALTER TABLEs change what later statements do: every prediction is the server outcome', async () => {
+    const version = await serverVersion(url);
+    await withScratchDatabase(url, async (connection, database) => {
+      const server = { ...offlineServerInfo(flavor, version), database };
+      await connection.query(`SET SESSION sql_mode = '${server.sqlMode.session}'`);
+      const report = analyze(ALTER_SCRIPT.join(';\n'), { server, source: 'flags' });
+      expect(report.errors).toEqual([]);
+      const predicted: (number | null)[] = [];
+      const actual: (number | null)[] = [];
+      for (const statement of report.statements) {
+        const error = statement.findings.find((f) => f.predictedError && !f.predictedError.warningOnly);
+        predicted.push(error?.predictedError?.code ?? null);
+        actual.push((await execute(connection, statement.sql)).error?.code ?? null);
+      }
+      expect(actual).toEqual(predicted);
+      // The script exercises each kind of change: some statements fail only because of an earlier ALTER.
+      expect(predicted.filter((code) => code !== null).length).toBeGreaterThanOrEqual(4);
     });
   });
 

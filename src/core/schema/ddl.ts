@@ -90,7 +90,8 @@ function tableFromCreate(ast: AstNode, flavor: Flavor): TableInfo | undefined {
   };
 }
 
-function columnFromDefinition(
+/** A column of a CREATE TABLE definition (or an ALTER TABLE ADD/MODIFY/CHANGE clause, same shape). */
+export function columnFromDefinition(
   definition: AstNode,
   flavor: Flavor,
   tableCharset: string | null,
@@ -128,7 +129,8 @@ function columnFromDefinition(
   };
 }
 
-function indexFromDefinition(definition: AstNode, flavor: Flavor): IndexInfo | undefined {
+/** An index of a CREATE TABLE definition (or an ALTER TABLE ADD INDEX/constraint clause). */
+export function indexFromDefinition(definition: AstNode, flavor: Flavor): IndexInfo | undefined {
   const constraintType = String(definition.constraint_type ?? '').toLowerCase();
   const keyword = String(definition.keyword ?? '').toLowerCase();
   if (constraintType.includes('foreign') || constraintType === 'check') return undefined;

@@ -181,3 +181,66 @@ describe('analyze: the schema follows the script', () => {
     ).toEqual([[], [1364], [], [1067], [1067], [], []]);
   });
 });
+
+describe('analyze: the schema follows ALTER TABLE', () => {
+  const predictions = (script: string, server = mysql8) =>
+    analyze(script, { server, source: 'flags' }).statements.map((statement) =>
+      statement.findings
+        .filter((finding) => finding.predictedError)
+        .map(
+          (finding) =>
+            `${finding.rule} ${finding.predictedError?.code}${finding.predictedError?.warningOnly ? ' warning' : ''}`,
+        ),
+    );
+
+  it('the seeds sequence with ALTER … CHANGE: 1364, 1067, 1067, then success', () => {
+    const script = [
+      'CREATE TABLE events_t (id int NOT NULL AUTO_INCREMENT, event_date datetime NOT NULL, profile_id int, PRIMARY KEY (id))',
+      'insert into events_t (profile_id) values (1)',
+      "alter table events_t change event_date event_date datetime NOT NULL default '0000-00-00 00:00:00'",
+      "alter table events_t change event_date event_date datetime NOT NULL default '2000-00-00 00:00:00'",
+      "alter table events_t change event_date event_date datetime NOT NULL default '2000-01-01 00:00:00'",
+      'insert into events_t (profile_id) values (1)',
+    ].join(';\n');
+    expect(predictions(script)).toEqual([[], ['MOD001 1364'], ['MOD002 1067'], ['MOD002 1067'], [], []]);
+  });
+
+  it('ADD/DROP/MODIFY/CHANGE/RENAME COLUMN, ALTER COLUMN … DEFAULT, indexes and RENAME TO reach later statements', () => {
+    const script = [
+      'CREATE TABLE t (id int NOT NULL, a int, b varchar(3), PRIMARY KEY (id))',
+      // a NOT NULL column without default: the INSERT that omits it fails
+      'ALTER TABLE t ADD COLUMN c int NOT NULL AFTER id, MODIFY b varchar(10)',
+      "INSERT INTO t (id, a, b) VALUES (1, 1, 'abcdefgh')",
+      // a default for c: the same INSERT succeeds; b is varchar(10) now, 11 characters do not fit
+      'ALTER TABLE t ALTER COLUMN c SET DEFAULT 0',
+      "INSERT INTO t (id, a, b) VALUES (2, 1, 'abcdefghijk')",
+      'ALTER TABLE t ALTER c DROP DEFAULT, CHANGE a a2 tinyint, DROP COLUMN b',
+      // c again without default; the column list without names follows the new order (id, c, a2)
+      'INSERT INTO t VALUES (3, 0, 300)',
+      'INSERT INTO t (id, a2) VALUES (4, 1)',
+      'ALTER TABLE t RENAME COLUMN a2 TO a3, RENAME TO t_new',
+      'INSERT INTO t_new (id, c, a3) VALUES (5, 1, 1000)',
+      // ONLY_FULL_GROUP_BY through a UNIQUE key added by ALTER
+      'ALTER TABLE t_new ADD UNIQUE KEY uc (c)',
+      'SELECT c, a3 FROM t_new GROUP BY c',
+      'ALTER TABLE t_new DROP INDEX uc',
+      'SELECT c, a3 FROM t_new GROUP BY c',
+    ].join(';\n');
+    expect(predictions(script)).toEqual([
+      [],
+      [],
+      ['MOD001 1364'],
+      [],
+      ['MOD005 1406'],
+      [],
+      ['MOD005 1264'],
+      ['MOD001 1364'],
+      [],
+      ['MOD005 1264'],
+      [],
+      [],
+      [],
+      ['MOD004 1055'],
+    ]);
+  });
+});
