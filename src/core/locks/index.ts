@@ -4,4 +4,5 @@ export * from './lock-mode.js';
 export * from './lock-data.js';
 export * from './tree.js';
 export * from './deadlock.js';
+export * from './locking-clause.js';
 export * from './rewrite.js';

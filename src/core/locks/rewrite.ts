@@ -1,25 +1,39 @@
 // Locking-read rewrites (NOWAIT, SKIP LOCKED, WAIT n, lock-wait timeout) and lock advice, done on the AST.
 /*
  * Design note.
- * node-sql-parser 5.4 keeps a SELECT's locking clause as one string on the select node:
- * `locking_read: "FOR UPDATE" | "LOCK IN SHARE MODE" | "FOR UPDATE NOWAIT" | "FOR UPDATE WAIT 5" | …`
- * (original spelling and case kept). In a UNION without parentheses a trailing clause sits on the
- * last branch (`_next`), as the server binds it; parenthesised branches and subqueries carry their
- * own. A clause written after LIMIT's position (`FOR UPDATE LIMIT 1`) is kept as `_limit`; both
- * servers reject that order, so we move it to `limit`.
- * The rewrite walks every select node, replaces the option part of each locking clause, prints
- * with sqlify, re-parses, and checks that the re-parsed AST equals the round-tripped original in
- * everything but the locking clauses. Anything the parser cannot represent is reported as
- * "cannot rewrite" with the reason, never patched as text:
- *   - `FOR SHARE` (MySQL 8 syntax) does not parse in 5.4; MySQL's `LOCK IN SHARE MODE` takes no
- *     NOWAIT/SKIP LOCKED (ERROR 1064 on 8.0.33), so a shared lock on MySQL cannot be rewritten here;
- *   - `FOR UPDATE OF t`, and NOWAIT combined with SKIP LOCKED, do not parse.
- * The session `innodb_lock_wait_timeout` alternative does not change the statement, so it is offered
- * even when the statement cannot be rewritten (when it still looks like a locking read).
+ * A statement is read through the "tolerant path" (`parseLockingStatement`): the trailing locking
+ * clauses of the top-level query (`… FOR SHARE OF t NOWAIT`, see locking-clause.ts) are recognized
+ * on tokens and cut off, and only the query before them goes to node-sql-parser 5.4, which cannot
+ * read `FOR SHARE` or `OF t`. Locking clauses inside parentheses (subqueries, parenthesised UNION
+ * branches) stay with the parser, which keeps each as one string on its select node:
+ * `locking_read: "FOR UPDATE" | "LOCK IN SHARE MODE" | "FOR UPDATE NOWAIT" | …`. A clause written
+ * after LIMIT's position (`FOR UPDATE LIMIT 1`) is not trailing; the parser keeps it as `_limit` and
+ * both servers reject that order, so we move it to `limit`.
+ *
+ * A rewrite sets the option on every clause: inner clauses on the AST, trailing ones re-emitted in the
+ * target's grammar after the printed query (`sqlify`). Per server (checked on 8.0.33 and 10.11):
+ *   - MySQL >= 8.0.1: `FOR UPDATE | FOR SHARE [OF t, …] [NOWAIT | SKIP LOCKED]`; `LOCK IN SHARE MODE`
+ *     takes no option (ERROR 1064), so it is re-emitted as `FOR SHARE`, the same shared lock;
+ *   - MariaDB: `FOR UPDATE | LOCK IN SHARE MODE [NOWAIT | SKIP LOCKED | WAIT n]`; no FOR SHARE and no
+ *     OF (1064), so `FOR SHARE` becomes `LOCK IN SHARE MODE` and an OF list cannot be rewritten.
+ * Each rewrite is parsed again through the same tolerant path and must equal the round-tripped
+ * original in everything but the locking clauses, and carry the option on every clause. What cannot
+ * be represented (an inner `LOCK IN SHARE MODE` on MySQL, whose FOR SHARE the parser cannot read) is
+ * reported with the reason, never patched as text. The session `innodb_lock_wait_timeout`
+ * alternative does not change the statement, so it is offered even when the statement cannot be
+ * rewritten (when it still looks like a locking read).
+ * Cost: one parse of the query, one print, one parse of the printed query (shared by all options
+ * when only trailing clauses change).
  */
 
 import type { Capabilities, Flavor } from '../flavors/capabilities.js';
-import { parseStatement, printSql, type AstNode } from '../sql/parse.js';
+import { parseStatement, printSql, type AstNode, type ParseResult } from '../sql/parse.js';
+import {
+  containsLockingClause,
+  findTrailingLocking,
+  formatLockingClause,
+  type LockingClauseSpec,
+} from './locking-clause.js';
 
 /** Kinds of rewrite; the CLI JSON's `rewrites[].kind`. */
 export type LockRewriteKind = 'nowait' | 'skip-locked' | 'wait' | 'lock-wait-timeout';
@@ -45,10 +59,12 @@ export interface UnavailableRewrite {
 
 /** The lock strength and option of one locking clause. */
 export interface LockingClause {
-  /** As written: `FOR UPDATE`, `LOCK IN SHARE MODE`, `FOR UPDATE NOWAIT`, … */
+  /** As written: `FOR UPDATE`, `LOCK IN SHARE MODE`, `FOR UPDATE NOWAIT`, `FOR SHARE OF t SKIP LOCKED`, … */
   text: string;
   strength: 'update' | 'share';
   option: 'none' | 'nowait' | 'skip-locked' | 'wait';
+  /** `OF` tables (trailing clauses only; the parser reads no OF). */
+  of?: string[];
 }
 
 /** Result of {@link rewriteLockingRead}. */
@@ -76,12 +92,34 @@ export interface RewriteOptions {
   lockWaitTimeoutSeconds?: number;
 }
 
-const LOCKING_TEXT = /\bFOR\s+(?:UPDATE|SHARE)\b|\bLOCK\s+IN\s+SHARE\s+MODE\b/i;
+/** A statement read through the tolerant path: the parsed query plus its trailing locking clauses. */
+export type LockingParse =
+  | { ok: true; ast: AstNode; trailing: LockingClauseSpec[] }
+  | { ok: false; message: string; trailing: LockingClauseSpec[] };
+
+/**
+ * Parse a statement whose trailing locking clauses the SQL parser may not read (`FOR SHARE`, `OF t`):
+ * the clauses are recognized on tokens and the query before them is parsed. `parse` defaults to
+ * {@link parseStatement}; pass a memoizing one to share work.
+ */
+export function parseLockingStatement(
+  sql: string,
+  flavor: Flavor,
+  parse: (text: string, flavor: Flavor) => ParseResult = parseStatement,
+): LockingParse {
+  const trailing = findTrailingLocking(sql);
+  const parsed = parse(trailing ? trailing.query : sql, flavor);
+  const clauses = trailing?.clauses ?? [];
+  if (!parsed.ok) return { ok: false, message: parsed.message, trailing: clauses };
+  if (trailing && parsed.ast.type !== 'select')
+    return { ok: false, message: 'Only a SELECT takes a locking clause.', trailing: clauses };
+  return { ok: true, ast: parsed.ast, trailing: clauses };
+}
 
 /**
  * Offer NOWAIT / SKIP LOCKED / WAIT n rewrites of one locking read (`SELECT … FOR UPDATE`, `FOR SHARE`,
- * `LOCK IN SHARE MODE`), each only when `target.capabilities` allow it, else the session
- * `innodb_lock_wait_timeout` alternative. Never throws.
+ * `FOR UPDATE OF t`, `LOCK IN SHARE MODE`), each only when `target.capabilities` allow it, else the
+ * session `innodb_lock_wait_timeout` alternative. Never throws.
  */
 export function rewriteLockingRead(
   sql: string,
@@ -90,29 +128,47 @@ export function rewriteLockingRead(
 ): LockingReadResult {
   const caps = target.capabilities;
   const trimmed = sql.trim().replace(/;\s*$/, '');
-  const parsed = parseStatement(trimmed, target.flavor);
-  const looksLocking = LOCKING_TEXT.test(trimmed);
+  // Parses within one call are memoized: the rewrites of trailing clauses share their printed query.
+  const parses = new Map<string, ParseResult>();
+  const parse = (text: string, flavor: Flavor): ParseResult => {
+    let result = parses.get(text);
+    if (!result) parses.set(text, (result = parseStatement(text, flavor)));
+    return result;
+  };
+  const parsed = parseLockingStatement(trimmed, target.flavor, parse);
   if (!parsed.ok) {
-    if (!looksLocking) return { status: 'not-locking-read', clauses: [], rewrites: [], unavailable: [] };
-    const reason = /\bFOR\s+SHARE\b/i.test(trimmed)
-      ? `The SQL parser (node-sql-parser 5.4) cannot read FOR SHARE, so this statement cannot be rewritten safely. ${parsed.message}`
-      : `The SQL parser cannot read this statement, so it cannot be rewritten safely. ${parsed.message}`;
+    if (parsed.trailing.length === 0 && !containsLockingClause(trimmed))
+      return { status: 'not-locking-read', clauses: [], rewrites: [], unavailable: [] };
+    const reason = `The SQL parser cannot read this statement${parsed.trailing.length > 0 ? ' (without its locking clause)' : ''}, so it cannot be rewritten safely. ${parsed.message}`;
     const fallback = lockWaitTimeoutRewrite(trimmed, target, options);
-    return { status: 'cannot-rewrite', reason, clauses: [], rewrites: [fallback], unavailable: [] };
+    return {
+      status: 'cannot-rewrite',
+      reason,
+      clauses: parsed.trailing.map(clauseOf),
+      rewrites: [fallback],
+      unavailable: [],
+    };
   }
 
   const original = parsed.ast;
-  const selects = lockingSelects(original);
-  if (selects.length === 0) return { status: 'not-locking-read', clauses: [], rewrites: [], unavailable: [] };
-  const clauses = selects.map((node) => describeClause(String(node.locking_read)));
+  const trailing = parsed.trailing;
+  const inner = lockingSelects(original);
+  if (inner.length === 0 && trailing.length === 0)
+    return { status: 'not-locking-read', clauses: [], rewrites: [], unavailable: [] };
+  const clauses = [
+    ...inner.map((node) => describeClause(String(node.locking_read))),
+    ...trailing.map(clauseOf),
+  ];
 
-  // The original printed and parsed again: the reference every rewrite is compared with (parsed once;
-  // node-sql-parser takes ~15-20 ms per parse).
+  // The original printed (sqlify mutates its input, so a copy) and parsed again: the reference every
+  // rewrite is compared with. When only trailing clauses change, the rewrite prints the same query.
+  let printed: string | undefined;
+  const printOriginal = (): string => (printed ??= printSql(clone(original), target.flavor));
   let memo: { ok: true; ast: AstNode } | { ok: false; reason: string } | undefined;
   const roundTrip = (): { ok: true; ast: AstNode } | { ok: false; reason: string } => {
     if (memo) return memo;
     try {
-      const again = parseStatement(printSql(original, target.flavor), target.flavor);
+      const again = parse(printOriginal(), target.flavor);
       memo = again.ok
         ? { ok: true, ast: again.ast }
         : {
@@ -126,8 +182,9 @@ export function rewriteLockingRead(
   };
   const rewrites: LockRewrite[] = [];
   const unavailable: UnavailableRewrite[] = [];
-  const hasShare = clauses.some((clause) => clause.strength === 'share');
+  const innerShare = inner.some((node) => describeClause(String(node.locking_read)).strength === 'share');
   const aggregates = containsAggregate(original);
+  const mysqlGrammar = caps.forShare;
 
   const attempt = (
     kind: Exclude<LockRewriteKind, 'lock-wait-timeout'>,
@@ -143,20 +200,34 @@ export function rewriteLockingRead(
       unavailable.push({ kind, reason: `The statement already uses ${option}.` });
       return;
     }
-    if (hasShare && target.flavor !== 'mariadb') {
+    if (innerShare && target.flavor !== 'mariadb') {
       unavailable.push({
         kind,
-        reason: `MySQL accepts ${option} only after FOR SHARE (LOCK IN SHARE MODE takes no options), and the SQL parser (node-sql-parser 5.4) cannot read FOR SHARE, so this rewrite cannot be checked. Write FOR SHARE ${option} by hand.`,
+        reason: `MySQL accepts ${option} only after FOR SHARE (LOCK IN SHARE MODE takes no options), and the SQL parser (node-sql-parser 5.4) cannot read FOR SHARE inside parentheses, so this rewrite cannot be checked. Write FOR SHARE ${option} by hand.`,
       });
       return;
     }
-    const result = applyOption(original, target.flavor, option, roundTrip);
+    const emitted = emitTrailing(trailing, option, mysqlGrammar);
+    if (!emitted.ok) {
+      unavailable.push({ kind, reason: emitted.reason });
+      return;
+    }
+    const result = applyOption(original, target.flavor, option, emitted.clauses, {
+      expectedClauses: clauses.length,
+      printOriginal,
+      roundTrip,
+      parse,
+    });
     if (!result.ok) {
       unavailable.push({ kind, reason: result.reason });
       return;
     }
     rewrites.push(
-      describeRewrite(kind, result.sql, target, options, { aggregates, movedLimit: result.movedLimit }),
+      describeRewrite(kind, result.sql, target, options, {
+        aggregates,
+        movedLimit: result.movedLimit,
+        notes: emitted.notes,
+      }),
     );
   };
 
@@ -168,6 +239,58 @@ export function rewriteLockingRead(
   if (!failsFastAlready && !rewrites.some((rewrite) => rewrite.kind === 'nowait'))
     rewrites.push(lockWaitTimeoutRewrite(trimmed, target, options));
   return { status: 'ok', clauses, rewrites, unavailable };
+}
+
+function clauseOf(spec: LockingClauseSpec): LockingClause {
+  return {
+    text: spec.text,
+    strength: spec.strength,
+    option: spec.option,
+    ...(spec.of.length > 0 ? { of: spec.of } : {}),
+  };
+}
+
+/** Trailing clauses with `option`, spelled in the target's grammar (MySQL >= 8.0.1 or MariaDB). */
+function emitTrailing(
+  trailing: readonly LockingClauseSpec[],
+  option: string,
+  mysqlGrammar: boolean,
+): { ok: true; clauses: LockingClauseSpec[]; notes: string[] } | { ok: false; reason: string } {
+  const notes = new Set<string>();
+  const clauses: LockingClauseSpec[] = [];
+  for (const clause of trailing) {
+    let syntax = clause.syntax;
+    if (mysqlGrammar && syntax === 'lock-in-share-mode') {
+      syntax = 'for-share';
+      notes.add(
+        `MySQL takes ${option} only after FOR SHARE (LOCK IN SHARE MODE accepts no option), so LOCK IN SHARE MODE is written as FOR SHARE: the same shared lock.`,
+      );
+    } else if (!mysqlGrammar && syntax === 'for-share') {
+      syntax = 'lock-in-share-mode';
+      notes.add('MariaDB has no FOR SHARE: LOCK IN SHARE MODE takes the same shared lock.');
+    }
+    if (!mysqlGrammar && clause.of.length > 0)
+      return {
+        ok: false,
+        reason: `MariaDB has no OF in locking clauses (ERROR 1064): remove OF ${clause.of.join(', ')} (the lock then covers every table the query reads) before adding ${option}.`,
+      };
+    const text = formatLockingClause(syntax, clause.of, option);
+    const parsedOption = optionFromText(option);
+    const { waitSeconds: _previous, ...rest } = clause;
+    const seconds = Number(/WAIT (\d+)/.exec(option)?.[1]);
+    clauses.push({
+      ...rest,
+      syntax,
+      text,
+      option: parsedOption,
+      ...(parsedOption === 'wait' ? { waitSeconds: seconds } : {}),
+    });
+  }
+  return { ok: true, clauses, notes: [...notes] };
+}
+
+function optionFromText(option: string): LockingClauseSpec['option'] {
+  return describeClause(`FOR UPDATE ${option}`).option;
 }
 
 function optionOf(kind: Exclude<LockRewriteKind, 'lock-wait-timeout'>): LockingClause['option'] {
@@ -215,65 +338,85 @@ export function describeClause(text: string): LockingClause {
 
 function baseOf(clause: string): string {
   const upper = clause.toUpperCase().replace(/\s+/g, ' ').trim();
-  return upper.startsWith('FOR UPDATE')
-    ? 'FOR UPDATE'
-    : upper.startsWith('FOR SHARE')
-      ? 'FOR SHARE'
-      : 'LOCK IN SHARE MODE';
+  return upper.startsWith('FOR UPDATE') ? 'FOR UPDATE' : 'LOCK IN SHARE MODE';
 }
 
 function clone<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
 
-/** Strip parser positions and set every locking clause to its base, for comparing statements. */
+/**
+ * Strip parser positions and locking clauses, for comparing statements. The clauses are compared on
+ * their own: a top-level clause the parser kept (`FOR UPDATE LIMIT 1`) is trailing in the rewrite.
+ */
 function comparable(ast: unknown): string {
   const copy = clone(ast);
   walk(copy, (node) => {
     delete node.loc;
-    if (node.type === 'select' && typeof node.locking_read === 'string')
-      node.locking_read = baseOf(node.locking_read);
+    if (node.type === 'select') node.locking_read = null;
   });
   return JSON.stringify(copy);
+}
+
+function sameClauses(a: readonly LockingClauseSpec[], b: readonly LockingClauseSpec[]): boolean {
+  const key = (clauses: readonly LockingClauseSpec[]): string =>
+    JSON.stringify(clauses.map((clause) => [clause.syntax, clause.of, clause.option, clause.waitSeconds]));
+  return key(a) === key(b);
 }
 
 function applyOption(
   original: AstNode,
   flavor: Flavor,
   option: string,
-  roundTrip: () => { ok: true; ast: AstNode } | { ok: false; reason: string },
+  trailing: readonly LockingClauseSpec[],
+  context: {
+    expectedClauses: number;
+    printOriginal: () => string;
+    roundTrip: () => { ok: true; ast: AstNode } | { ok: false; reason: string };
+    parse: (text: string, flavor: Flavor) => ParseResult;
+  },
 ): { ok: true; sql: string; movedLimit: boolean } | { ok: false; reason: string } {
-  const copy = clone(original);
+  const { roundTrip, parse } = context;
+  const hasInner = lockingSelects(original).length > 0;
+  const copy = hasInner ? clone(original) : original;
   let movedLimit = false;
-  walk(copy, (node) => {
-    if (node.type !== 'select' || typeof node.locking_read !== 'string' || node.locking_read.trim() === '')
-      return;
-    node.locking_read = `${baseOf(node.locking_read)} ${option}`;
-    // `… FOR UPDATE LIMIT n` is rejected by both servers: LIMIT goes before the locking clause.
-    if (node._limit && !node.limit) {
-      node.limit = node._limit;
-      delete node._limit;
-      movedLimit = true;
-    }
-  });
+  if (hasInner) {
+    walk(copy, (node) => {
+      if (node.type !== 'select' || typeof node.locking_read !== 'string' || node.locking_read.trim() === '')
+        return;
+      node.locking_read = `${baseOf(node.locking_read)} ${option}`;
+      // `… FOR UPDATE LIMIT n` is rejected by both servers: LIMIT goes before the locking clause.
+      if (node._limit && !node.limit) {
+        node.limit = node._limit;
+        delete node._limit;
+        movedLimit = true;
+      }
+    });
+  }
   let sql: string;
   try {
-    sql = printSql(copy, flavor);
+    sql = hasInner ? printSql(copy, flavor) : context.printOriginal();
   } catch (error) {
     return {
       ok: false,
       reason: `The SQL printer could not print the rewritten statement (${messageOf(error)}).`,
     };
   }
-  const reparsed = parseStatement(sql, flavor);
+  if (trailing.length > 0) sql = `${sql} ${trailing.map((clause) => clause.text).join(' ')}`;
+  const reparsed = parseLockingStatement(sql, flavor, parse);
   if (!reparsed.ok)
     return {
       ok: false,
       reason: `The rewritten statement does not parse again (${reparsed.message}); not offered.`,
     };
+  if (trailing.length > 0 && !sameClauses(reparsed.trailing, trailing))
+    return {
+      ok: false,
+      reason: `The re-parsed statement does not end with ${trailing.map((clause) => clause.text).join(' ')}; not offered.`,
+    };
   const roundTripped = roundTrip();
   if (!roundTripped.ok) return roundTripped;
-  const roundTripAst = clone(roundTripped.ast);
+  const roundTripAst = movedLimit ? clone(roundTripped.ast) : roundTripped.ast;
   if (movedLimit) {
     walk(roundTripAst, (node) => {
       if (node._limit && !node.limit) {
@@ -285,11 +428,12 @@ function applyOption(
   if (comparable(roundTripAst) !== comparable(reparsed.ast)) {
     return { ok: false, reason: 'Re-parsing the rewrite changed more than the locking clause; not offered.' };
   }
-  const expected = `${option}`.toUpperCase();
-  const clausesOk = lockingSelects(reparsed.ast).every((node) =>
-    String(node.locking_read).toUpperCase().replace(/\s+/g, ' ').endsWith(expected),
-  );
-  if (!clausesOk)
+  const wanted = optionFromText(option);
+  const after = [
+    ...lockingSelects(reparsed.ast).map((node) => describeClause(String(node.locking_read))),
+    ...reparsed.trailing,
+  ];
+  if (after.length !== context.expectedClauses || !after.every((clause) => clause.option === wanted))
     return {
       ok: false,
       reason: `The re-parsed statement does not carry ${option} on every locking clause; not offered.`,
@@ -324,7 +468,7 @@ function describeRewrite(
   sql: string,
   target: LockTarget,
   options: RewriteOptions,
-  facts: { aggregates: boolean; movedLimit: boolean },
+  facts: { aggregates: boolean; movedLimit: boolean; notes: readonly string[] },
 ): LockRewrite {
   const code = target.capabilities.nowaitErrorCode ?? 1205;
   const notes: string[] = [];
@@ -377,6 +521,7 @@ function describeRewrite(
   }
   if (facts.movedLimit)
     notes.push('LIMIT was moved before the locking clause, where both servers require it.');
+  notes.push(...facts.notes);
   return { kind, sql, notes, snippet, errorCode, recommended };
 }
 
@@ -533,7 +678,7 @@ export function assessLockFootprint(
   target: LockTarget,
   evidence: LockFootprintEvidence,
 ): LockFootprintWarning | null {
-  const parsed = parseStatement(sql.trim().replace(/;\s*$/, ''), target.flavor);
+  const parsed = parseLockingStatement(sql.trim().replace(/;\s*$/, ''), target.flavor);
   const columnsByTable = parsed.ok ? predicateColumns(parsed.ast) : new Map<string | null, string[]>();
   const columnsFor = (table: string | null): string[] => {
     const exact = table ? columnsByTable.get(table) : undefined;
