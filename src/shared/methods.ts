@@ -18,6 +18,8 @@ export const apiMethods = [
   'workspace.open',
   'export.preview',
   'locks.poll',
+  'locks.rewrites',
+  'locks.counts',
   'locks.kill',
   'ui.tableSize',
   'capture.snapshot',

@@ -74,7 +74,9 @@ export const run: CliCommand = async (argv, io) => {
     const { connection, server } = connections.get(opened.connectionId);
     let history: DeadlockHistoryEntry[] = [];
     for (;;) {
+      // The JSON contract carries every wait's rewrites, so they are computed before printing.
       const snapshot = await pollLocks(connection, server, {
+        rewrites: true,
         explain: Boolean(values.explain),
         lockCounts: Boolean(values['lock-counts']),
       });

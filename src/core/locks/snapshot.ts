@@ -1,7 +1,13 @@
 // The result of one lock poll (the CLI/UI JSON contract of `sargable locks`); it only grows.
 
 import type { Deadlock } from './deadlock.js';
-import type { BatchingAdvice, LockFootprintWarning, LockRewrite } from './rewrite.js';
+import type {
+  BatchingAdvice,
+  LockFootprintWarning,
+  LockRewrite,
+  LockingReadResult,
+  UnavailableRewrite,
+} from './rewrite.js';
 import type { BlockingNode } from './tree.js';
 import type { LockCount, MetadataWait, WaitRow } from './types.js';
 
@@ -17,6 +23,11 @@ export interface LockProblem {
 /** One wait in the CLI/UI JSON: the pair, plus rewrites of the waiting statement. */
 export interface LockWaitView extends WaitRow {
   rewrites: Pick<LockRewrite, 'kind' | 'sql' | 'notes' | 'snippet' | 'errorCode' | 'recommended'>[];
+  /**
+   * True when the rewrites of the waiting statement were not computed by this poll (the live view
+   * computes them after the poll returns); fetch them with `locks.rewrites`. Absent when `rewrites` is final.
+   */
+  rewritesPending?: true;
   /** Batching advice when the blocker runs a long UPDATE/DELETE. */
   blockerAdvice?: BatchingAdvice | null;
   /** Scan warning for the waiting statement (only with `explain: true`). */
@@ -36,4 +47,13 @@ export interface LockSnapshot {
   problems: LockProblem[];
   /** Milliseconds the poll took. */
   elapsedMs: number;
+}
+
+/** The rewrites of one statement (`locks.rewrites`): what `rewrites` carries, plus why some are missing. */
+export interface StatementRewrites {
+  status: LockingReadResult['status'];
+  /** Why the statement cannot be rewritten (status `cannot-rewrite`). */
+  reason?: string;
+  rewrites: LockWaitView['rewrites'];
+  unavailable: UnavailableRewrite[];
 }

@@ -28,10 +28,16 @@ import {
   type BatchingAdvice,
   type LockFootprintWarning,
 } from '../../core/locks/rewrite.js';
+import { containsLockingClause } from '../../core/locks/locking-clause.js';
 import { buildBlockingForest } from '../../core/locks/tree.js';
 import type { LockCount, LockInfo, MetadataHolder, MetadataWait, TxnInfo } from '../../core/locks/types.js';
 import { AdvisorError } from '../../shared/errors.js';
-import type { LockProblem, LockSnapshot, LockWaitView } from '../../core/locks/snapshot.js';
+import type {
+  LockProblem,
+  LockSnapshot,
+  LockWaitView,
+  StatementRewrites,
+} from '../../core/locks/snapshot.js';
 
 /** The server a poll reads; `ServerInfo` from server-info.ts satisfies it. */
 export interface LockServer {
@@ -39,7 +45,12 @@ export interface LockServer {
   capabilities: Capabilities & { performanceSchema?: boolean };
 }
 
-export type { LockProblem, LockSnapshot, LockWaitView } from '../../core/locks/snapshot.js';
+export type {
+  LockProblem,
+  LockSnapshot,
+  LockWaitView,
+  StatementRewrites,
+} from '../../core/locks/snapshot.js';
 
 /** Options for {@link pollLocks}. */
 export interface PollOptions {
@@ -52,8 +63,13 @@ export interface PollOptions {
    * the blockers hold (≈ 60–260 ms for 10,000 locks), so call it on demand, or use {@link countRecordLocks}.
    */
   lockCounts?: boolean;
-  /** Attach NOWAIT / SKIP LOCKED rewrites to each wait (default true; cached per statement text across polls). */
-  rewrites?: boolean;
+  /**
+   * NOWAIT / SKIP LOCKED rewrites of each waiting statement (cached per statement text across polls):
+   * `true` (default) computes them all before returning (the CLI); `'lazy'` (the live view) returns at
+   * once with the cached ones, marks the others `rewritesPending` and computes them after the poll, one
+   * statement per event-loop turn, so the next poll or a `locks.rewrites` call has them; `false` skips them.
+   */
+  rewrites?: boolean | 'lazy';
   /** MySQL 8: also read the blocker's conflicting lock row (walks the blocker's locks; default false). */
   blockingLocks?: boolean;
   /** EXPLAIN each distinct waiting locking statement to flag full scans (default false: it adds queries). */
@@ -64,8 +80,76 @@ type Row = RowDataPacket & Record<string, unknown>;
 
 const DEFAULT_LIMIT = 200;
 const REWRITE_CACHE_SIZE = 500;
-/** Rewrites per statement text, shared by all polls (oldest evicted first). */
-const rewriteCache = new Map<string, LockWaitView['rewrites']>();
+/** Rewrites per server and statement text, shared by all polls (oldest evicted first). */
+const rewriteCache = new Map<string, StatementRewrites>();
+/** Statements waiting for their rewrites to be computed in the background (key → work). */
+const rewriteQueue = new Map<string, () => void>();
+let rewriteWorker: ReturnType<typeof setImmediate> | null = null;
+
+function rewriteKey(server: LockServer, sql: string): string {
+  return `${server.flavor}|${JSON.stringify(server.capabilities)}|${sql}`;
+}
+
+/** Rewrites already computed for this server and statement, or undefined. */
+export function cachedStatementRewrites(server: LockServer, sql: string): StatementRewrites | undefined {
+  return rewriteCache.get(rewriteKey(server, sql));
+}
+
+/**
+ * NOWAIT / SKIP LOCKED / WAIT n rewrites of one statement for this server (`locks.rewrites`), cached.
+ * Parsing costs a few milliseconds per statement (node-sql-parser; the first call in a process also
+ * loads the grammar, ≈ 150 ms), which is why the live poll does not do it inline.
+ */
+export function statementRewrites(server: LockServer, sql: string): StatementRewrites {
+  const key = rewriteKey(server, sql);
+  const cached = rewriteCache.get(key);
+  if (cached) return cached;
+  const result = rewriteLockingRead(sql, server);
+  const value: StatementRewrites = {
+    status: result.status,
+    ...(result.reason ? { reason: result.reason } : {}),
+    rewrites: result.rewrites.map(({ kind, sql: text, notes, snippet, errorCode, recommended }) => ({
+      kind,
+      sql: text,
+      notes,
+      snippet,
+      errorCode,
+      recommended,
+    })),
+    unavailable: result.unavailable,
+  };
+  if (rewriteCache.size >= REWRITE_CACHE_SIZE) {
+    const oldest = rewriteCache.keys().next().value;
+    if (oldest !== undefined) rewriteCache.delete(oldest);
+  }
+  rewriteCache.set(key, value);
+  rewriteQueue.delete(key);
+  return value;
+}
+
+/** Forget every cached rewrite (the bench uses it to measure cold polls). */
+export function clearRewriteCache(): void {
+  rewriteCache.clear();
+  rewriteQueue.clear();
+}
+
+/** Compute rewrites after the current poll returned: one statement per event-loop turn, never blocking a poll for long. */
+function scheduleRewrites(server: LockServer, statements: Iterable<string>): void {
+  for (const sql of statements) {
+    const key = rewriteKey(server, sql);
+    if (!rewriteCache.has(key) && !rewriteQueue.has(key) && rewriteQueue.size < REWRITE_CACHE_SIZE)
+      rewriteQueue.set(key, () => void statementRewrites(server, sql));
+  }
+  const step = (): void => {
+    rewriteWorker = null;
+    const next = rewriteQueue.entries().next().value;
+    if (!next) return;
+    rewriteQueue.delete(next[0]);
+    next[1]();
+    if (rewriteQueue.size > 0) rewriteWorker = setImmediate(step);
+  };
+  if (rewriteWorker === null && rewriteQueue.size > 0) rewriteWorker = setImmediate(step);
+}
 
 function str(value: unknown): string | null {
   return value === null || value === undefined ? null : String(value);
@@ -708,28 +792,17 @@ export async function pollLocks(
     database: null,
   });
 
-  const rewritesFor = (sql: string | null): LockWaitView['rewrites'] => {
-    if (!sql || options.rewrites === false) return [];
-    // Parsing costs ~15-20 ms per statement (node-sql-parser), so rewrites are kept across polls.
-    const key = `${server.flavor}|${JSON.stringify(server.capabilities)}|${sql}`;
-    const cached = rewriteCache.get(key);
-    if (cached) return cached;
-    const result = rewriteLockingRead(sql, server).rewrites.map(
-      ({ kind, sql: text, notes, snippet, errorCode, recommended }) => ({
-        kind,
-        sql: text,
-        notes,
-        snippet,
-        errorCode,
-        recommended,
-      }),
-    );
-    if (rewriteCache.size >= REWRITE_CACHE_SIZE) {
-      const oldest = rewriteCache.keys().next().value;
-      if (oldest !== undefined) rewriteCache.delete(oldest);
+  const mode = options.rewrites ?? true;
+  const pending = new Set<string>();
+  const rewritesFor = (sql: string | null): Pick<LockWaitView, 'rewrites' | 'rewritesPending'> => {
+    if (!sql || mode === false) return { rewrites: [] };
+    if (mode === 'lazy') {
+      const cached = cachedStatementRewrites(server, sql);
+      if (cached) return { rewrites: cached.rewrites };
+      pending.add(sql);
+      return { rewrites: [], rewritesPending: true };
     }
-    rewriteCache.set(key, result);
-    return result;
+    return { rewrites: statementRewrites(server, sql).rewrites };
   };
 
   const footprints = new Map<string, LockFootprintWarning | null>();
@@ -744,7 +817,7 @@ export async function pollLocks(
       lock: wait.lock,
       blockingLock: wait.blockingLock,
       waitSeconds: waiting.waitSeconds,
-      rewrites: rewritesFor(waiting.txn.statement),
+      ...rewritesFor(waiting.txn.statement),
     };
     const blockerSql = blocking.txn.statement;
     if (blockerSql && /^\s*(UPDATE|DELETE)\b/i.test(blockerSql) && wait.lock.schema && wait.lock.table) {
@@ -758,7 +831,10 @@ export async function pollLocks(
       }
       view.blockerAdvice = batching.get(blockerSql) ?? null;
     }
-    if (options.explain && waiting.txn.statement && view.rewrites.length > 0) {
+    const lockingRead =
+      view.rewrites.length > 0 ||
+      (view.rewritesPending && containsLockingClause(waiting.txn.statement ?? ''));
+    if (options.explain && waiting.txn.statement && lockingRead) {
       const sql = waiting.txn.statement;
       if (!footprints.has(sql)) {
         try {
@@ -785,6 +861,7 @@ export async function pollLocks(
       : [];
   const metadataWaits = await readMetadataWaits(conn, server, problems);
   const deadlock = options.deadlocks === false ? null : await readLatestDeadlock(conn, problems);
+  if (pending.size > 0) scheduleRewrites(server, pending);
 
   return {
     takenAt: new Date().toISOString(),

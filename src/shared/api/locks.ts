@@ -1,16 +1,34 @@
 // API area: live lock waits (blocking tree, metadata locks, deadlocks, rewrites) and kill.
 
 import { z } from 'zod';
-import type { LockSnapshot } from '../../core/locks/snapshot.js';
+import type { LockSnapshot, StatementRewrites } from '../../core/locks/snapshot.js';
+import type { LockCount } from '../../core/locks/types.js';
 import { productionConfirmationField } from './profiles.js';
 
 const pollSchema = z.object({
+  /**
+   * The live view leaves rewrites not yet computed out of the poll (`rewritesPending`) and computes them
+   * after it returns; `all` computes every one first (slower on the first poll).
+   */
+  rewrites: z.enum(['lazy', 'all']).optional(),
   connectionId: z.string().min(1),
   limit: z.number().int().min(1).max(1000).optional(),
   /** Grouped lock counts per transaction and index (MySQL 8; walks the blockers' locks). */
   lockCounts: z.boolean().optional(),
   /** Add EXPLAIN-based footprint warnings for locking statements. */
   explain: z.boolean().optional(),
+});
+
+const rewritesSchema = z.object({
+  connectionId: z.string().min(1),
+  /** A waiting (or pasted) statement; rewritten for the connection's server. */
+  sql: z.string().min(1).max(100_000),
+});
+
+const countsSchema = z.object({
+  connectionId: z.string().min(1),
+  /** InnoDB transaction ids (the blockers of the tree). */
+  trxIds: z.array(z.string().regex(/^\d+$/)).min(1).max(200),
 });
 
 const killSchema = z.object({
@@ -25,12 +43,18 @@ const killSchema = z.object({
 
 export const locksSchemas = {
   'locks.poll': pollSchema,
+  'locks.rewrites': rewritesSchema,
+  'locks.counts': countsSchema,
   'locks.kill': killSchema,
 } as const;
 
 export interface LocksApi {
   /** One bounded poll of the lock views chosen by the server's capabilities. */
   'locks.poll'(request: z.input<typeof pollSchema>): Promise<LockSnapshot>;
+  /** NOWAIT / SKIP LOCKED / WAIT n rewrites of one statement, with the reasons for those not offered (cached per statement). */
+  'locks.rewrites'(request: z.input<typeof rewritesSchema>): Promise<StatementRewrites>;
+  /** Record locks held per transaction and index (MySQL 8 data_locks; walks every lock of those transactions). */
+  'locks.counts'(request: z.input<typeof countsSchema>): Promise<LockCount[]>;
   /** KILL QUERY / KILL CONNECTION, only after the user confirmed. */
   'locks.kill'(request: z.input<typeof killSchema>): Promise<void>;
 }
