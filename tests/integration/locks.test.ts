@@ -5,10 +5,13 @@ import { rewriteLockingRead } from '../../src/core/locks/rewrite.js';
 import { flattenForest } from '../../src/core/locks/tree.js';
 import type { ServerInfo } from '../../src/core/model/server-info.js';
 import {
+  cachedStatementRewrites,
+  clearRewriteCache,
   countRecordLocks,
   explainLockFootprint,
   killSession,
   pollLocks,
+  statementRewrites,
   type LockSnapshot,
 } from '../../src/main/services/locks.js';
 import { detectServerInfo } from '../../src/main/services/server-info.js';
@@ -233,6 +236,108 @@ describe.each(testServers())('locks on $flavor', ({ flavor, url }) => {
       inList: [1, 5],
       cost30: 0,
     });
+  });
+
+  it('shared and OF locking reads: the NOWAIT rewrite fails at once, SKIP LOCKED returns rows 1 and 5 (per server grammar)', async () => {
+    await seed();
+    const [a, b] = [await session(), await session()];
+    await a.query('START TRANSACTION');
+    await a.query(sessionA);
+    // What each server accepts as written: MySQL >= 8.0.1 FOR SHARE [OF t]; MariaDB LOCK IN SHARE MODE only.
+    const shapes =
+      flavor === 'mysql'
+        ? [
+            'SELECT * FROM product WHERE {where} FOR SHARE',
+            'SELECT * FROM product p WHERE {where} FOR SHARE OF p',
+            'SELECT * FROM product p WHERE {where} FOR UPDATE OF p',
+            'SELECT * FROM product WHERE {where} LOCK IN SHARE MODE',
+          ]
+        : [
+            'SELECT * FROM product WHERE {where} LOCK IN SHARE MODE',
+            'SELECT * FROM product WHERE {where} FOR SHARE',
+          ];
+    const results: Record<string, unknown> = {};
+    for (const shape of shapes) {
+      const one = rewriteLockingRead(shape.replace('{where}', 'p_id = 3'), server);
+      const many = rewriteLockingRead(shape.replace('{where}', 'p_id IN (1,2,3,4,5)'), server);
+      const nowait = one.rewrites.find((rewrite) => rewrite.kind === 'nowait');
+      const skip = many.rewrites.find((rewrite) => rewrite.kind === 'skip-locked');
+      const started = Date.now();
+      const error = nowait ? await background(b, nowait.sql) : null;
+      const immediate = Date.now() - started < 2000;
+      const rows = skip ? (await b.query<RowDataPacket[]>(skip.sql))[0].map((row) => row.p_id) : null;
+      results[shape] = { nowait: [nowait?.sql, error?.errno, immediate], skipLocked: [skip?.sql, rows] };
+    }
+    const expected = (nowaitSql: string, skipSql: string) => ({
+      nowait: [nowaitSql, nowaitErrno[flavor], true],
+      skipLocked: [skipSql, [1, 5]],
+    });
+    expect(results).toEqual(
+      flavor === 'mysql'
+        ? {
+            [shapes[0] as string]: expected(
+              'SELECT * FROM `product` WHERE `p_id` = 3 FOR SHARE NOWAIT',
+              'SELECT * FROM `product` WHERE `p_id` IN (1, 2, 3, 4, 5) FOR SHARE SKIP LOCKED',
+            ),
+            [shapes[1] as string]: expected(
+              'SELECT * FROM `product` AS `p` WHERE `p_id` = 3 FOR SHARE OF p NOWAIT',
+              'SELECT * FROM `product` AS `p` WHERE `p_id` IN (1, 2, 3, 4, 5) FOR SHARE OF p SKIP LOCKED',
+            ),
+            [shapes[2] as string]: expected(
+              'SELECT * FROM `product` AS `p` WHERE `p_id` = 3 FOR UPDATE OF p NOWAIT',
+              'SELECT * FROM `product` AS `p` WHERE `p_id` IN (1, 2, 3, 4, 5) FOR UPDATE OF p SKIP LOCKED',
+            ),
+            [shapes[3] as string]: expected(
+              'SELECT * FROM `product` WHERE `p_id` = 3 FOR SHARE NOWAIT',
+              'SELECT * FROM `product` WHERE `p_id` IN (1, 2, 3, 4, 5) FOR SHARE SKIP LOCKED',
+            ),
+          }
+        : {
+            [shapes[0] as string]: expected(
+              'SELECT * FROM `product` WHERE `p_id` = 3 LOCK IN SHARE MODE NOWAIT',
+              'SELECT * FROM `product` WHERE `p_id` IN (1, 2, 3, 4, 5) LOCK IN SHARE MODE SKIP LOCKED',
+            ),
+            [shapes[1] as string]: expected(
+              'SELECT * FROM `product` WHERE `p_id` = 3 LOCK IN SHARE MODE NOWAIT',
+              'SELECT * FROM `product` WHERE `p_id` IN (1, 2, 3, 4, 5) LOCK IN SHARE MODE SKIP LOCKED',
+            ),
+          },
+    );
+  });
+
+  it('the live poll returns at once with rewrites pending, computes them after it returns, and attaches them next time', async () => {
+    await seed();
+    const [a, b] = [await session(), await session()];
+    await a.query('START TRANSACTION');
+    await a.query(sessionA);
+    const shared =
+      flavor === 'mysql'
+        ? `SELECT * FROM product WHERE p_id = 3 /* ${database} */ FOR SHARE`
+        : `SELECT * FROM product WHERE p_id = 3 /* ${database} */ LOCK IN SHARE MODE`;
+    const pending = background(b, shared);
+    await pollUntil(monitor, server, (s) => s.waits.some((wait) => wait.waiting.statement === shared));
+    clearRewriteCache();
+    const first = await pollLocks(monitor, server, { rewrites: 'lazy' });
+    const firstWait = first.waits.find((wait) => wait.waiting.statement === shared);
+    // The background work runs one statement per event-loop turn after the poll returned.
+    for (let turn = 0; turn < 100 && !cachedStatementRewrites(server, shared); turn += 1)
+      await new Promise((resolve) => setImmediate(resolve));
+    const second = await pollLocks(monitor, server, { rewrites: 'lazy' });
+    const secondWait = second.waits.find((wait) => wait.waiting.statement === shared);
+    expect({
+      first: [firstWait?.rewritesPending, firstWait?.rewrites.length],
+      second: [secondWait?.rewritesPending, secondWait?.rewrites.map((rewrite) => rewrite.kind)],
+      onRequest: statementRewrites(server, shared).rewrites.find((rewrite) => rewrite.kind === 'nowait')?.sql,
+    }).toEqual({
+      first: [true, 0],
+      second: [undefined, flavor === 'mysql' ? ['nowait', 'skip-locked'] : ['nowait', 'skip-locked', 'wait']],
+      onRequest:
+        flavor === 'mysql'
+          ? 'SELECT * FROM `product` WHERE `p_id` = 3 FOR SHARE NOWAIT'
+          : 'SELECT * FROM `product` WHERE `p_id` = 3 LOCK IN SHARE MODE NOWAIT',
+    });
+    await a.query('ROLLBACK');
+    expect(await pending).toBeNull();
   });
 
   it('flags the unindexed p_availability locking read; after the index it takes fewer record locks (counted in data_locks on MySQL 8)', async () => {
