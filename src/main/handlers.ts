@@ -2,7 +2,7 @@
 
 import type { AdvisorApi, AppInfo } from '../shared/api.js';
 import { loadSchema } from './services/schema.js';
-import { offlineTarget, runAnalysis, runOfflineAnalysis } from './services/analysis.js';
+import { offlineTarget, runLiveAnalysis, runOfflineAnalysis } from './services/analysis.js';
 import type { ConnectionService } from './services/connection.js';
 import { mapMysqlError } from './services/mysql-errors.js';
 import { createExplainHandlers } from './handlers/explain.js';
@@ -53,10 +53,18 @@ export function createHandlers(services: Services): AdvisorApi {
               });
             })
           : undefined;
-        return runAnalysis(request.sql, server, 'dsn', schema ?? { source: 'none', tables: [] });
+        return runLiveAnalysis(connection, request.sql, server, schema ?? { source: 'none', tables: [] }, {
+          ...(request.disabledRules ? { disabledRules: request.disabledRules } : {}),
+        });
       }
       const target = offlineTarget(request.target?.flavor, request.target?.version);
-      return runOfflineAnalysis(request.sql, target, request.target ? 'flags' : 'default', request.schemaSql);
+      return runOfflineAnalysis(
+        request.sql,
+        target,
+        request.target ? 'flags' : 'default',
+        request.schemaSql,
+        request.disabledRules ? { disabledRules: request.disabledRules } : {},
+      );
     },
     ...createExplainHandlers(services),
     ...createUiHandlers(services),

@@ -50,6 +50,11 @@ export const analyzeRequestSchema = z.object({
   schemaSql: z.string().optional(),
   /** Offline target when not connected. */
   target: z.object({ flavor, version: z.string() }).optional(),
+  /** Rule IDs not to run (disabled in the workspace). */
+  disabledRules: z
+    .array(z.string().regex(/^[A-Za-z0-9.]{1,20}$/))
+    .max(200)
+    .optional(),
 });
 export type AnalyzeRequest = z.input<typeof analyzeRequestSchema>;
 

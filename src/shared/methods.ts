@@ -16,6 +16,7 @@ export const apiMethods = [
   'workspace.dismiss',
   'workspace.saveAs',
   'workspace.open',
+  'workspace.setRuleDisabled',
   'export.preview',
   'locks.poll',
   'locks.rewrites',

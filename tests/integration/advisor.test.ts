@@ -7,6 +7,9 @@ import type { Finding, Suggestion } from '../../src/core/model/report.js';
 import { offlineServerInfo } from '../../src/core/model/server-info.js';
 import { schemaFromDdl } from '../../src/core/schema/ddl.js';
 import { connect, scratchDatabaseName, testServers } from '../support/db.js';
+import { ConnectionService } from '../../src/main/services/connection.js';
+import { loadSchema } from '../../src/main/services/schema.js';
+import { runLiveAnalysis } from '../../src/main/services/analysis.js';
 import { MARIADB_114_ENV, mariadb114Available, startServer, type TestServer } from '../support/servers.js';
 
 /**
@@ -34,6 +37,7 @@ const TABLE_DDL = `CREATE TABLE products (
   created date NOT NULL,
   updated datetime NOT NULL,
   qty int NOT NULL,
+  status tinyint NOT NULL,
   discount int DEFAULT NULL,
   category int NOT NULL,
   name varchar(100) CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci NOT NULL,
@@ -57,13 +61,13 @@ SELECT DATE('2018-03-01') + INTERVAL n DAY, 100 * n + 7, CONCAT(IF(n % 2 = 0, 'a
 
 const ROWS = 20_000;
 // Deterministic data: October appears in two years, ~3% of skus start with 'a_c', phones repeat with a leading zero.
-const LOAD = `INSERT INTO products (description, price, create_time, created, updated, qty, discount, category, name, code, sku, phone, doc)
+const LOAD = `INSERT INTO products (description, price, create_time, created, updated, qty, status, discount, category, name, code, sku, phone, doc)
 WITH RECURSIVE seq (n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM seq WHERE n < ${ROWS - 1})
 SELECT CONCAT('item ', n), (n % 1000) / 10 + 1,
   TIMESTAMP('2018-01-01 00:00:00') + INTERVAL (n * 3607) SECOND,
   DATE('2018-01-01') + INTERVAL (n % 1000) DAY,
   TIMESTAMP('2018-01-01 00:00:00') + INTERVAL (n * 1800) SECOND,
-  n, IF(n % 53 = 0, NULL, n % 40), n % 50,
+  n, n % 3, IF(n % 53 = 0, NULL, n % 40), n % 50,
   CONCAT(ELT(1 + n % 5, 'Alpha', 'beta', 'GAMMA', 'delta', 'Epsilon'), '_', n),
   CONCAT(IF(n % 2 = 1, 'AB', 'ab'), LPAD(n, 6, '0')),
   CONCAT(IF(n % 30 = 0, 'a_c', 'abc'), n),
@@ -332,9 +336,10 @@ describe.each(advisorServers)('advisor on $label', ({ flavor, url: givenUrl }) =
   let version: string;
   const schema = schemaFromDdl(`${TABLE_DDL};\n${DAYS_DDL}`, flavor).schema;
 
+  let url = givenUrl ?? '';
   beforeAll(async () => {
-    let url = givenUrl;
-    if (!url) {
+    url = givenUrl ?? '';
+    if (!givenUrl) {
       started = await startServer('mariadb', { mariadbRelease: '11.4' });
       url = started.url;
     }
@@ -518,6 +523,45 @@ describe.each(advisorServers)('advisor on $label', ({ flavor, url: givenUrl }) =
       await connection.query(
         'ALTER TABLE products DROP INDEX ix_updated, DROP INDEX ix_name, DROP INDEX ix_code',
       );
+    }
+  });
+
+  it('weighs selectivity from live statistics: an unselective key gets the note, a selective one does not', async () => {
+    // Through the app's own read-only, guarded analysis session: the samples must pass the statement guard.
+    const connections = new ConnectionService();
+    const opened = await connections.openConnection({ dsn: `${url}${database}` });
+    try {
+      const { connection: session, server } = connections.get(opened.connectionId);
+      const live = await loadSchema(session, server, database, ['products']);
+      const cases = [
+        { sql: 'SELECT id FROM products WHERE status = 1', rule: 'IDX001' },
+        { sql: 'SELECT id FROM products WHERE qty = 5000', rule: 'IDX001' },
+        { sql: 'SELECT id FROM products WHERE MONTH(create_time) = 10', rule: 'FUN001' },
+        { sql: "SELECT id FROM products WHERE TRIM(name) = 'beta_11'", rule: 'FUN001' },
+      ];
+      const observed: Record<string, boolean[]> = {};
+      for (const { sql, rule } of cases) {
+        const report = await runLiveAnalysis(session, sql, server, live);
+        const finding = report.statements[0]?.findings.find((candidate) => candidate.rule === rule);
+        const withDdl = finding?.suggestions.filter((suggestion) => suggestion.ddl.length > 0) ?? [];
+        expect(withDdl.length, sql).toBeGreaterThan(0);
+        observed[sql] = withDdl.map((suggestion) =>
+          suggestion.notes.some((note) => note.startsWith('Low selectivity (live statistics)')),
+        );
+      }
+      // status: 3 values, MONTH(): 12 values → noted on every index suggestion; qty and TRIM(name): thousands → none.
+      const functionalKinds = flavor === 'mysql' ? [true, true] : [true];
+      expect(observed).toEqual({
+        [cases[0]!.sql]: [true],
+        [cases[1]!.sql]: [false],
+        [cases[2]!.sql]: functionalKinds,
+        [cases[3]!.sql]: functionalKinds.map(() => false),
+      });
+      // The offline analysis of the same query carries no live note.
+      const offline = advise(cases[0]!.sql).find((finding) => finding.rule === 'IDX001');
+      expect(offline?.suggestions[0]?.notes.join(' ')).not.toMatch(/live statistics/);
+    } finally {
+      await connections.closeAll();
     }
   });
 

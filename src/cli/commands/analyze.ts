@@ -6,7 +6,9 @@ import { verifyWhatIf } from '../../main/services/explain.js';
 import { AdvisorError } from '../../shared/errors.js';
 import type { ServerInfo } from '../../core/model/server-info.js';
 import { loadSchema } from '../../main/services/schema.js';
-import { offlineTarget, runAnalysis, runOfflineAnalysis } from '../../main/services/analysis.js';
+import { offlineTarget, runLiveAnalysis, runOfflineAnalysis } from '../../main/services/analysis.js';
+import { parseWorkspace } from '../../core/workspace/index.js';
+import { rules as registry } from '../../core/rules/index.js';
 import { parseCommandArgs } from '../args.js';
 import { checkSqlMode } from './sqlmode.js';
 import { dsnWithPassword, readInput, readText } from '../input.js';
@@ -26,6 +28,10 @@ Options:
   --fail-on SEVERITY       exit 1 when a finding reaches info|warning|error (default: never)
   --sql-mode MODES         check statements under this sql_mode instead of the server's (or the
                            target version's default), e.g. STRICT_TRANS_TABLES,NO_ZERO_DATE
+  --disable RULES          do not run these rules (comma-separated IDs, e.g. IDX001,FUN.001)
+  --workspace FILE         honour the rules disabled in this workspace file (.sargable.json)
+  --no-statistics          with --dsn: do not sample live selectivity (COUNT(DISTINCT …) over at
+                           most 10,000 rows per table, read-only, 2 s limit each)
   --verify                 with --dsn: prove each index suggestion with EXPLAIN before/after (what-if)
   --verify-threshold F     share of estimated rows examined that must be saved to call it improved
                            (0..1, default 0.5, like Dexter)
@@ -49,6 +55,9 @@ export const run: CliCommand = async (argv, io) => {
     'sql-mode': { type: 'string' },
     'allow-what-if': { type: 'boolean' },
     'verify-threshold': { type: 'string' },
+    disable: { type: 'string', multiple: true },
+    workspace: { type: 'string' },
+    'no-statistics': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -78,6 +87,7 @@ export const run: CliCommand = async (argv, io) => {
   if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1) {
     throw new UsageError('--verify-threshold must be a number from 0 to 1, e.g. 0.5');
   }
+  const disabledRules = await disabledRulesFrom(values.disable, values.workspace, io);
   const input = positionals[0];
   const sql = await readInput(input, io);
   let report: AnalysisReport;
@@ -89,6 +99,7 @@ export const run: CliCommand = async (argv, io) => {
       io,
       values.verify === true ? { threshold } : null,
       values['sql-mode'],
+      { disabledRules, statistics: values['no-statistics'] !== true },
     );
   } else {
     const target = offlineTarget(values.flavor, values['server-version']);
@@ -104,6 +115,7 @@ export const run: CliCommand = async (argv, io) => {
       ddl,
       {
         ...(sqlMode === undefined ? {} : { sqlMode }),
+        disabledRules,
       },
     );
   }
@@ -123,14 +135,19 @@ async function analyzeLive(
   io: CliIo,
   verify: { threshold: number } | null,
   sqlModeFlag: string | undefined,
+  extra: { disabledRules: string[]; statistics: boolean },
 ): Promise<AnalysisReport> {
   const connections = new ConnectionService();
   const opened = await connections.openConnection({ dsn, allowWhatIf: verify !== null });
   try {
     const { connection, server, target } = connections.get(opened.connectionId);
     let report: AnalysisReport;
-    const options =
-      sqlModeFlag === undefined ? {} : { sqlMode: checkSqlMode(sqlModeFlag, server.flavor, server.version) };
+    const options = {
+      disabledRules: extra.disabledRules,
+      ...(sqlModeFlag === undefined
+        ? {}
+        : { sqlMode: checkSqlMode(sqlModeFlag, server.flavor, server.version) }),
+    };
     if (schemaFiles?.length) {
       const ddl = await readSchemas(schemaFiles, io);
       report = runOfflineAnalysis(
@@ -148,13 +165,42 @@ async function analyzeLive(
         io.stderr(
           'note: the DSN names no database, so column types are unknown; add /DATABASE to the DSN.\n',
         );
-      report = runAnalysis(sql, server, 'dsn', schema, options);
+      report = await runLiveAnalysis(connection, sql, server, schema, {
+        ...options,
+        ...(extra.statistics ? {} : { sample: false as const }),
+      });
     }
     if (verify) await verifySuggestions(report, target, server, io, verify.threshold);
     return report;
   } finally {
     await connections.closeAll();
   }
+}
+
+/** Rule IDs from `--disable` (comma-separated, repeatable) and a workspace file's `disabledRules`. */
+async function disabledRulesFrom(
+  flags: string[] | undefined,
+  workspaceFile: string | undefined,
+  io: CliIo,
+): Promise<string[]> {
+  const known = new Set(Object.values(registry).map((rule) => rule.meta.id));
+  const ids = new Set<string>();
+  for (const flag of flags ?? [])
+    for (const part of flag.split(',')) {
+      const id = part.trim().replace(/\./g, '').toUpperCase();
+      if (!id) continue;
+      if (!known.has(id))
+        throw new UsageError(
+          `--disable: unknown rule '${part.trim()}'; rules: ${[...known].sort().join(', ')}`,
+        );
+      ids.add(id);
+    }
+  if (workspaceFile) {
+    const parsed = parseWorkspace(await readText(workspaceFile, io, 'workspace file'));
+    if (!parsed.ok) throw new UsageError(parsed.problem.message);
+    for (const id of parsed.workspace.disabledRules ?? []) ids.add(id);
+  }
+  return [...ids].sort();
 }
 
 async function readSchemas(files: string[] | undefined, io: CliIo): Promise<string | undefined> {

@@ -13,3 +13,10 @@ export {
   LOW_CARDINALITY,
 } from './index-ddl.js';
 export { likePrefixPattern } from './literals.js';
+export {
+  applySelectivity,
+  isLowSelectivity,
+  selectivityRequests,
+  type SelectivityRequest,
+  type TableSample,
+} from './selectivity.js';

@@ -2,7 +2,8 @@
 //
 // Design note: the file (`.sargable.json`) is versioned. `parseWorkspace` reads any known version,
 // migrates it step by step to the current one, and refuses a newer or corrupt file with a reason
-// the caller shows (the store never overwrites such a file). Items are keyed by a stable id (a
+// the caller shows (the store never overwrites such a file). Additive optional fields (such as
+// `disabledRules`) keep the version: older files simply lack them. Items are keyed by a stable id (a
 // checksum of the table and the normalized DDL), so the same suggestion reached from several
 // queries is one item listing every query.
 
@@ -86,6 +87,8 @@ export interface Workspace {
   savedAt: string;
   items: WorkspaceItem[];
   notes: WorkspaceNote[];
+  /** Advisor rule IDs disabled in this workspace (sorted; absent = none). */
+  disabledRules?: string[];
 }
 
 const suggestionSchema = z.object({
@@ -147,6 +150,7 @@ const currentSchema = z.object({
   notes: z.array(
     z.object({ id: z.string(), text: z.string(), itemId: z.string().optional(), createdAt: z.string() }),
   ),
+  disabledRules: z.array(z.string().regex(/^[A-Z0-9]{1,20}$/)).optional(),
 });
 
 /**
@@ -214,6 +218,27 @@ export function itemId(table: string, suggestion: Pick<Suggestion, 'kind' | 'ddl
     )
     .join('\n');
   return checksum(`${table.toLowerCase()}\n${suggestion.kind}\n${normalized}`);
+}
+
+/**
+ * Disable (or re-enable) an advisor rule in the workspace; IDs are normalised (`FUN.001` → `FUN001`).
+ * Returns false when nothing changed.
+ */
+export function setRuleDisabled(
+  workspace: Workspace,
+  ruleId: string,
+  disabled: boolean,
+  now: string,
+): boolean {
+  const id = ruleId.replace(/\./g, '').toUpperCase();
+  const current = new Set(workspace.disabledRules ?? []);
+  if (current.has(id) === disabled) return false;
+  if (disabled) current.add(id);
+  else current.delete(id);
+  if (current.size === 0) delete workspace.disabledRules;
+  else workspace.disabledRules = [...current].sort();
+  workspace.savedAt = now;
+  return true;
 }
 
 /** Parse file text: current version, or an older one migrated; never throws. */

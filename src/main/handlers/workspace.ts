@@ -6,6 +6,7 @@ import {
   acceptedItems,
   dismissItem,
   fromAnalysis,
+  setRuleDisabled,
   type Workspace,
 } from '../../core/workspace/index.js';
 import type { WorkspaceApi, WorkspaceReply } from '../../shared/api/workspace.js';
@@ -71,6 +72,12 @@ export function createWorkspaceHandlers(services: Services): WorkspaceApi {
       const entry = await current(profileId);
       await saveWorkspace(path, entry.workspace);
       return { workspace: entry.workspace, path };
+    },
+    async 'workspace.setRuleDisabled'({ profileId = 'offline', rule, disabled }) {
+      const entry = await current(profileId);
+      if (!setRuleDisabled(entry.workspace, rule, disabled, now()))
+        return { workspace: entry.workspace, path: entry.path };
+      return persist(entry);
     },
     async 'workspace.open'({ profileId = 'offline', path }) {
       const { workspace } = await loadWorkspace(path);

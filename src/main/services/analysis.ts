@@ -8,6 +8,9 @@ import { offlineServerInfo, type ServerInfo, type TargetSource } from '../../cor
 import { schemaFromDdl } from '../../core/schema/ddl.js';
 import { parseVersion } from '../../core/flavors/version.js';
 import { AdvisorError } from '../../shared/errors.js';
+import type { Connection } from 'mysql2/promise';
+import { applySelectivity, selectivityRequests } from '../../core/advice/index.js';
+import { sampleSelectivity, type SampleOptions } from './selectivity.js';
 
 export interface OfflineTarget {
   flavor: Flavor;
@@ -59,12 +62,47 @@ export function runAnalysis(
     options.sqlMode === undefined
       ? server
       : { ...server, sqlMode: { ...server.sqlMode, session: options.sqlMode } };
-  return analyze(sql, { server: effective, source, schema });
+  return analyze(sql, {
+    server: effective,
+    source,
+    schema,
+    ...(options.disabledRules?.length
+      ? { disabledRules: options.disabledRules.map((id) => id.replace(/\./g, '').toUpperCase()) }
+      : {}),
+  });
 }
 
 export interface AnalysisOptions {
   /** Check statements under this (validated) sql_mode instead of the server's session mode. */
   sqlMode?: string;
+  /** Rule IDs disabled for this analysis (from the workspace or `--disable`). */
+  disabledRules?: readonly string[];
+}
+
+/**
+ * Analysis against a live server: the report of {@link runAnalysis}, then selectivity measured on the
+ * server (bounded COUNT(DISTINCT …) samples, read-only, time-limited) and weighed into the advice.
+ * Sampling never fails the analysis: without numbers the report is the offline one.
+ */
+export async function runLiveAnalysis(
+  connection: Connection,
+  sql: string,
+  server: ServerInfo,
+  schema: SchemaModel,
+  options: AnalysisOptions & { sample?: SampleOptions | false } = {},
+): Promise<AnalysisReport> {
+  const report = runAnalysis(sql, server, 'dsn', schema, options);
+  if (!server.database || options.sample === false || schema.source !== 'live') return report;
+  const requests = selectivityRequests(report, server.flavor);
+  if (requests.length === 0) return report;
+  const samples = await sampleSelectivity(
+    connection,
+    server,
+    server.database,
+    requests,
+    options.sample ?? {},
+  ).catch(() => []);
+  return applySelectivity(report, samples, server.flavor);
 }
 
 /** Analysis without a server. */

@@ -42,6 +42,10 @@ export const workspaceSchemas = {
   }),
   'workspace.saveAs': profileRef.extend({ path: z.string().min(1) }),
   'workspace.open': profileRef.extend({ path: z.string().min(1) }),
+  'workspace.setRuleDisabled': profileRef.extend({
+    rule: z.string().regex(/^[A-Za-z0-9.]{1,20}$/),
+    disabled: z.boolean(),
+  }),
   'export.preview': exportPreviewSchema,
 } as const;
 
@@ -69,6 +73,10 @@ export interface WorkspaceApi {
   ): Promise<WorkspaceReply>;
   /** Open a `.sargable.json` file as this profile's workspace (corrupt/newer files are refused, never overwritten). */
   'workspace.open'(request: z.input<(typeof workspaceSchemas)['workspace.open']>): Promise<WorkspaceReply>;
+  /** Disable (or re-enable) an advisor rule in this profile's workspace; the renderer passes the list to analyze.run. */
+  'workspace.setRuleDisabled'(
+    request: z.input<(typeof workspaceSchemas)['workspace.setRuleDisabled']>,
+  ): Promise<WorkspaceReply>;
   /** The export script (or rollback) for the accepted items. */
   'export.preview'(
     request: z.input<typeof exportPreviewSchema>,

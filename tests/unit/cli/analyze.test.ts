@@ -99,3 +99,43 @@ describe('sargable analyze', () => {
     expect((await cli(['nope'])).code).toBe(2);
   });
 });
+
+describe('sargable analyze: disabled rules', () => {
+  const rulesOf = (stdout: string): string[] =>
+    (JSON.parse(stdout) as { statements: { findings: { rule: string }[] }[] }).statements.flatMap(
+      (statement) => statement.findings.map((finding) => finding.rule),
+    );
+  const base = ['analyze', '--schema', 'products.sql', '--format', 'json', '-'];
+  const sql = 'SELECT id FROM products WHERE MONTH(create_time) = 10 AND price > 5';
+
+  it('--disable and a workspace file both remove the rules; unknown IDs are usage errors', async () => {
+    const workspace = JSON.stringify({
+      format: 'sargable-workspace',
+      version: 2,
+      profile: { id: 'offline' },
+      savedAt: '2024-01-01T00:00:00.000Z',
+      items: [],
+      notes: [],
+      disabledRules: ['IDX001'],
+    });
+    const { writeFile, mkdtemp } = await import('node:fs/promises');
+    const os = await import('node:os');
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'sargable-cli-'));
+    const file = path.join(dir, 'ws.sargable.json');
+    await writeFile(file, workspace);
+    const results = {
+      all: rulesOf((await cli(base, sql)).stdout),
+      disabled: rulesOf((await cli([...base, '--disable', 'fun.001'], sql)).stdout),
+      workspace: rulesOf((await cli([...base, '--workspace', file], sql)).stdout),
+      both: rulesOf((await cli([...base, '--workspace', file, '--disable', 'FUN001'], sql)).stdout),
+      unknown: (await cli([...base, '--disable', 'NOPE1'], sql)).code,
+    };
+    expect(results).toEqual({
+      all: ['FUN001', 'IDX001'],
+      disabled: ['IDX001'],
+      workspace: ['FUN001'],
+      both: [],
+      unknown: 2,
+    });
+  });
+});
