@@ -13,6 +13,7 @@ import { createLocksHandlers } from './handlers/locks.js';
 import { createCaptureHandlers } from './handlers/capture.js';
 import type { CaptureService } from './services/capture.js';
 import { createProfilesHandlers } from './handlers/profiles.js';
+import { createSchemaHandlers } from './handlers/schema.js';
 import type { ProfileService } from './services/profiles.js';
 import { createConnectionStatusHandlers } from './handlers/connection-status.js';
 
@@ -74,5 +75,6 @@ export function createHandlers(services: Services): AdvisorApi {
     ...createCaptureHandlers(services),
     ...createProfilesHandlers(services),
     ...createConnectionStatusHandlers(services),
+    ...createSchemaHandlers(services),
   };
 }

@@ -14,6 +14,7 @@ import { workspaceSchemas, type WorkspaceApi } from './api/workspace.js';
 import { captureSchemas, type CaptureApi } from './api/capture.js';
 import { profilesSchemas, type ProfilesApi } from './api/profiles.js';
 import { connectionStatusSchemas, type ConnectionStatusApi } from './api/connection-status.js';
+import { schemaSchemas, type SchemaApi } from './api/schema.js';
 
 export { apiMethods, type ApiMethod };
 
@@ -74,6 +75,7 @@ export const requestSchemas = {
   ...captureSchemas,
   ...profilesSchemas,
   ...connectionStatusSchemas,
+  ...schemaSchemas,
 } as const satisfies Record<ApiMethod, z.ZodType>;
 
 export interface AppInfo {
@@ -99,7 +101,8 @@ export interface AdvisorApi
     LocksApi,
     CaptureApi,
     ProfilesApi,
-    ConnectionStatusApi {
+    ConnectionStatusApi,
+    SchemaApi {
   'app.info'(request?: Record<string, never>): Promise<AppInfo>;
   'connection.open'(request: ConnectionParams): Promise<OpenResult>;
   'connection.close'(request: { connectionId: string }): Promise<void>;

@@ -23,6 +23,7 @@ export const apiMethods = [
   'locks.counts',
   'locks.kill',
   'ui.tableSize',
+  'schema.outline',
   'capture.snapshot',
   'capture.delta',
   'capture.slowLogTable',

@@ -3,6 +3,7 @@
 import type { Connection, RowDataPacket } from 'mysql2/promise';
 import type { ColumnInfo, IndexInfo, SchemaModel, TableInfo } from '../../core/model/schema.js';
 import type { ServerInfo } from '../../core/model/server-info.js';
+import type { OutlineDatabase, OutlineTable, SchemaOutline } from '../../core/sql/completion.js';
 
 /** At most this many tables are loaded per call (an advisor never needs a whole 10k-table instance). */
 export const MAX_TABLES = 500;
@@ -128,4 +129,86 @@ export async function loadSchema(
     });
   }
   return { source: 'live', tables: [...tables.values()] };
+}
+
+/** At most this many tables and views go into a completion outline (default database first). */
+export const MAX_OUTLINE_TABLES = 2000;
+/** At most this many columns go into a completion outline. */
+export const MAX_OUTLINE_COLUMNS = 40_000;
+/** At most this many databases are listed. */
+export const MAX_OUTLINE_DATABASES = 1000;
+
+const SYSTEM_SCHEMAS = "('mysql', 'information_schema', 'performance_schema', 'sys')";
+
+/**
+ * The names SQL completion needs: user databases, their tables and views, and the columns with types.
+ * Read-only (three SELECTs on information_schema, fine behind the statement guard) and bounded for
+ * huge instances: the default database comes first, then the others by name, up to MAX_OUTLINE_TABLES
+ * tables and MAX_OUTLINE_COLUMNS columns; `truncated` says when something was left out.
+ */
+export async function loadOutline(connection: Connection, database: string | null): Promise<SchemaOutline> {
+  const [databaseRows] = await connection.query<RowDataPacket[]>(
+    `SELECT SCHEMA_NAME AS name FROM information_schema.SCHEMATA WHERE SCHEMA_NAME NOT IN ${SYSTEM_SCHEMAS}
+      ORDER BY SCHEMA_NAME = ? DESC, SCHEMA_NAME LIMIT ${MAX_OUTLINE_DATABASES + 1}`,
+    [database],
+  );
+  const [tableRows] = await connection.query<RowDataPacket[]>(
+    `SELECT TABLE_SCHEMA AS db, TABLE_NAME AS name, TABLE_TYPE AS type FROM information_schema.TABLES
+      WHERE TABLE_SCHEMA NOT IN ${SYSTEM_SCHEMAS}
+      ORDER BY TABLE_SCHEMA = ? DESC, TABLE_SCHEMA, TABLE_NAME LIMIT ${MAX_OUTLINE_TABLES + 1}`,
+    [database],
+  );
+  let truncated = databaseRows.length > MAX_OUTLINE_DATABASES || tableRows.length > MAX_OUTLINE_TABLES;
+  const databases = new Map<string, OutlineDatabase>();
+  for (const row of databaseRows.slice(0, MAX_OUTLINE_DATABASES)) {
+    databases.set(String(row.name), { name: String(row.name), tables: [] });
+  }
+  const tables = new Map<string, OutlineTable>();
+  for (const row of tableRows.slice(0, MAX_OUTLINE_TABLES)) {
+    const name = String(row.db);
+    let entry = databases.get(name);
+    if (!entry) {
+      entry = { name, tables: [] };
+      databases.set(name, entry);
+    }
+    const table: OutlineTable = {
+      name: String(row.name),
+      kind: /VIEW/i.test(String(row.type)) ? 'view' : 'table',
+      columns: [],
+    };
+    entry.tables.push(table);
+    tables.set(`${name}\u0000${table.name}`, table);
+  }
+  const withTables = [...databases.values()]
+    .filter((entry) => entry.tables.length > 0)
+    .map((entry) => entry.name);
+  if (withTables.length > 0) {
+    const [columnRows] = await connection.query<RowDataPacket[]>(
+      `SELECT TABLE_SCHEMA AS db, TABLE_NAME AS table_name, COLUMN_NAME AS name, COLUMN_TYPE AS type
+         FROM information_schema.COLUMNS WHERE TABLE_SCHEMA IN (${withTables.map(() => '?').join(',')})
+        ORDER BY TABLE_SCHEMA = ? DESC, TABLE_SCHEMA, TABLE_NAME, ORDINAL_POSITION LIMIT ${MAX_OUTLINE_COLUMNS + 1}`,
+      [...withTables, database],
+    );
+    if (columnRows.length > MAX_OUTLINE_COLUMNS) truncated = true;
+    for (const row of columnRows.slice(0, MAX_OUTLINE_COLUMNS)) {
+      tables
+        .get(`${String(row.db)}\u0000${String(row.table_name)}`)
+        ?.columns.push({ name: String(row.name), type: columnTypeLabel(String(row.type)) });
+    }
+  }
+  return { defaultDatabase: database, databases: [...databases.values()], truncated };
+}
+
+/**
+ * A column type as completion shows it: lower case, without integer display widths (`int(11)` on
+ * MariaDB and MySQL < 8.0.19 means the same as `int`; MySQL 8.0.19 deprecated them, keeping only
+ * `tinyint(1)`), so both servers read alike.
+ */
+export function columnTypeLabel(columnType: string): string {
+  return columnType
+    .toLowerCase()
+    .replace(
+      /\b(tinyint|smallint|mediumint|int|integer|bigint)\((\d+)\)/g,
+      (whole, type: string, width: string) => (type === 'tinyint' && width === '1' ? whole : type),
+    );
 }
