@@ -24,6 +24,10 @@ import 'monaco-editor/features/linesOperations/register';
 import 'monaco-editor/features/multicursor/register';
 import 'monaco-editor/features/wordOperations/register';
 import 'monaco-editor/features/readOnlyMessage/register';
+// SQL completion (sql-completion.ts): the suggest widget (features/suggest/register only adds its inline
+// variant; the controller is what editor.main imports) and snippet insertion for function items.
+import 'monaco-editor/editor/contrib/suggest/browser/suggestController';
+import 'monaco-editor/features/snippet/register';
 // MySQL's tokenizer (the MySQL/MariaDB keywords and comment styles); loaded lazily on first use.
 import 'monaco-editor/languages/definitions/mysql/register';
 

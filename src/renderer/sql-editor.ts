@@ -14,6 +14,7 @@ import { monaco, sqlLanguageId, themes } from './monaco-setup.js';
 import { itemMessage, itemSeverity, type ReportItem } from './report-items.js';
 import type { Severity, Suggestion } from '../core/model/report.js';
 import { splitStatements } from '../core/sql/split.js';
+import { registerSqlCompletion } from './sql-completion.js';
 
 const markerOwner = 'sargable';
 
@@ -144,6 +145,7 @@ export class SqlEditor {
     private readonly events: EditorEvents,
   ) {
     registerQuickFixes();
+    registerSqlCompletion();
     this.activeId = initial.id;
     const first = this.createTab(initial.id, initial.text);
     this.editor = monaco.editor.create(container, {

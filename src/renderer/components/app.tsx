@@ -687,6 +687,8 @@ export function App({ api }: { api: AdvisorApi }) {
           <EditorPane
             initialTab={{ id: firstTab.id, text: initialSql }}
             dark={dark}
+            api={api}
+            session={session}
             events={editorEvents}
             onReady={(instance) => {
               editor.current = instance;
