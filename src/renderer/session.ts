@@ -1,6 +1,6 @@
 // The analysis session: a live connection or an offline target (flavor, version, CREATE TABLE schema).
 import type { AnalyzeRequest, OpenResult } from '../shared/api.js';
-import type { Flavor } from '../core/flavors/capabilities.js';
+import { flavorName } from '../core/flavors/names.js';
 import type { ServerInfo } from '../core/model/server-info.js';
 
 /** Flavors a user can pick for offline analysis. */
@@ -36,17 +36,8 @@ export function profileId(session: Session): string {
   return session.demo ? 'demo' : 'offline';
 }
 
-/** `MySQL`, `MariaDB`, `Percona Server`. */
-export function flavorName(flavor: Flavor): string {
-  switch (flavor) {
-    case 'mysql':
-      return 'MySQL';
-    case 'mariadb':
-      return 'MariaDB';
-    case 'percona':
-      return 'Percona Server';
-  }
-}
+/** `MySQL`, `MariaDB`, `Percona Server` (shared with the core). */
+export { flavorName };
 
 /** `MySQL 8.0.33` for the session's target. */
 export function targetLabel(session: Session): string {

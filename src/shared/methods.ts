@@ -17,6 +17,7 @@ export const apiMethods = [
   'workspace.saveAs',
   'workspace.open',
   'workspace.setRuleDisabled',
+  'workspace.recordVerification',
   'export.preview',
   'locks.poll',
   'locks.rewrites',

@@ -114,6 +114,20 @@ test.describe('Plan panel against MySQL 8.0.33', () => {
     await whatIf.getByRole('button', { name: 'Close' }).click();
     await expect(suggestion.first().getByTestId('suggestion-verified')).toContainText('verified: improved');
 
+    // The measured plans are kept in the workspace: listed (not yet included) in Export, and in the
+    // script once accepted.
+    await page.getByTestId('panel-tab-export').click();
+    const verifiedItem = page.locator('.export__item', { has: page.getByTestId('export-verified') });
+    await expect(verifiedItem.getByTestId('export-verified')).toContainText('verified: improved');
+    await expect(verifiedItem.getByTestId('export-toggle')).not.toBeChecked();
+    await verifiedItem.getByTestId('export-toggle').click();
+    await expect(verifiedItem.getByTestId('export-toggle')).toBeChecked();
+    await expect(page.getByTestId('code-view')).toContainText('EXPLAIN before: products type=ALL');
+    await expect(page.getByTestId('code-view')).toContainText(
+      'EXPLAIN after:  products type=ref key=idx_products_month_create_time',
+    );
+    await page.getByTestId('panel-tab-findings').click();
+
     // No index left behind.
     const admin = await mysql.createConnection(mysqlTestUrl().href);
     try {

@@ -7,8 +7,11 @@ import { dispatch } from '../../src/main/dispatch.js';
 import { createHandlers } from '../../src/main/handlers.js';
 import { ConnectionService } from '../../src/main/services/connection.js';
 import type { AdvisorApi } from '../../src/shared/api.js';
+import { servedSql, type Finding, type Suggestion } from '../../src/core/model/report.js';
 import { connect, scratchDatabaseName, testServers } from '../support/db.js';
 
+const DIGITS =
+  'SELECT 0 AS d UNION ALL SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4 UNION ALL SELECT 5 UNION ALL SELECT 6 UNION ALL SELECT 7 UNION ALL SELECT 8 UNION ALL SELECT 9';
 const productsDdl = readFileSync(new URL('../fixtures/seed/products.sql', import.meta.url), 'utf8');
 
 describe.each(testServers())('API areas on $flavor', ({ flavor, url }) => {
@@ -110,6 +113,74 @@ describe.each(testServers())('API areas on $flavor', ({ flavor, url }) => {
       rollback: true,
     });
     expect(rollback.script.text).toMatch(/DROP INDEX/);
+  });
+
+  it('what-if verification is kept in the workspace and printed in the export script', async () => {
+    const admin = await connect(url, database);
+    // 2,000 rows over two years, so the index is worth using after the build.
+    await admin.query(
+      `INSERT INTO products (price, create_time)
+       SELECT a.d + 10 * b.d, TIMESTAMP('2018-01-01') + INTERVAL (a.d + 10 * b.d + 100 * c.d + 1000 * e.d) * 9 HOUR
+       FROM (${DIGITS}) a, (${DIGITS}) b, (${DIGITS}) c, (SELECT 0 AS d UNION ALL SELECT 1) e`,
+    );
+    await admin.query('ANALYZE TABLE products');
+    await admin.end();
+    const sandbox: { connectionId: string } = await call('connection.open', {
+      dsn: `${url.replace(/\/$/, '')}/${database}`,
+      allowWhatIf: true,
+    });
+    const sql = "SELECT id FROM products WHERE DATE(create_time) = '2018-03-01'";
+    const report: {
+      statements: {
+        findings: { table: string; suggestions: { kind: string; ddl: string[]; rewrittenSql?: string }[] }[];
+      }[];
+    } = await call('analyze.run', { sql, connectionId: sandbox.connectionId });
+    const finding = report.statements[0]?.findings[0];
+    const suggestion = finding?.suggestions.find(
+      (candidate) => candidate.kind !== 'rewrite' && candidate.ddl.length > 0,
+    );
+    expect(suggestion).toBeDefined();
+    const reply: { verdict: string; record: { usesIndex: boolean; before: unknown[]; after: unknown[] } } =
+      await call('explain.whatIf', {
+        connectionId: sandbox.connectionId,
+        sql,
+        table: 'products',
+        ddl: suggestion?.ddl,
+        confirmed: true,
+        rewrittenSql: servedSql(finding as Finding, suggestion as Suggestion),
+      });
+    expect(reply.record).toMatchObject({
+      usesIndex: true,
+      verdict: 'improved',
+      before: [{ table: 'products', type: 'ALL', key: null }],
+    });
+    const profileId = `verify-${flavor}`;
+    const kept: { item: { status: string; verification?: unknown } } = await call(
+      'workspace.recordVerification',
+      {
+        profileId,
+        table: 'products',
+        sql,
+        suggestion,
+        record: reply.record,
+      },
+    );
+    expect(kept.item).toMatchObject({ status: 'pending', verification: reply.record });
+    // Accepting the same suggestion later promotes the pending item and keeps its record.
+    const accepted: { workspace: { items: { status: string; verification?: unknown }[] }; path: string } =
+      await call('workspace.addFromAnalysis', { profileId, report, pick: suggestion?.kind });
+    expect(accepted.workspace.items).toEqual([
+      expect.objectContaining({ status: 'accepted', verification: reply.record }),
+    ]);
+    expect(JSON.parse(readFileSync(accepted.path, 'utf8')).items[0].verification).toEqual(reply.record);
+    const preview: { script: { text: string } } = await call('export.preview', {
+      profileId,
+      flavor,
+      version: flavor === 'mysql' ? '8.0.33' : '10.11.6',
+    });
+    expect(preview.script.text).toMatch(/-- +EXPLAIN before: products type=ALL key=NULL/);
+    expect(preview.script.text).toMatch(/-- +Result: improved, .*uses the new index/);
+    await call('connection.close', { connectionId: sandbox.connectionId });
   });
 
   it('locks.poll returns an empty view when nothing waits; kill needs confirmation', async () => {

@@ -11,13 +11,13 @@ import { connect, scratchDatabaseName, testServers } from '../support/db.js';
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '../fixtures');
 const productsDdl = readFileSync(path.join(fixtures, 'seed/products.sql'), 'utf8');
 
-async function cli(argv: string[], env: Record<string, string> = {}) {
+async function cli(argv: string[], env: Record<string, string> = {}, stdin = '') {
   let stdout = '';
   let stderr = '';
   const io: CliIo = {
     stdout: (t) => void (stdout += t),
     stderr: (t) => void (stderr += t),
-    readStdin: async () => '',
+    readStdin: async () => stdin,
     env,
     cwd: fixtures,
   };
@@ -93,12 +93,33 @@ describe.each(testServers())('CLI live on $flavor', ({ flavor, url }) => {
     expect(verified.length).toBeGreaterThan(0);
     for (const suggestion of verified) {
       expect(suggestion.verification).toMatchObject({
+        server: expect.stringMatching(flavor === 'mysql' ? /^MySQL 8\.0\.33$/ : /^MariaDB 10\.11\./),
         method: flavor === 'mysql' ? 'invisible-index' : 'sandbox',
-        before: { accessType: 'ALL', key: null },
-        after: { accessType: 'ref', key: suggestion.indexName },
+        before: [{ table: 'products', type: 'ALL', key: null }],
+        after: [{ table: 'products', type: 'ref', key: suggestion.indexName }],
         verdict: 'improved',
+        usesIndex: true,
       });
     }
+    // The same JSON piped into `export --from-analysis -` puts the measured plans into the script.
+    const exported = await cli(
+      [
+        'export',
+        '--from-analysis',
+        '-',
+        '--flavor',
+        flavor,
+        '--server-version',
+        flavor === 'mysql' ? '8.0.33' : '10.11',
+      ],
+      {},
+      result.stdout,
+    );
+    expect(exported.stderr).not.toMatch(/error/i);
+    expect(exported.code).toBe(0);
+    expect(exported.stdout).toMatch(/-- +EXPLAIN before: products type=ALL key=NULL rows=\d+/);
+    expect(exported.stdout).toMatch(/-- +EXPLAIN after: +products type=ref key=\w+ rows=\d+ \(verified /);
+    expect(exported.stdout).toMatch(/improved, \d+(\.\d+)?% fewer rows examined, uses the new index/);
     const [[after]] = await admin.query<RowDataPacket[]>('SHOW CREATE TABLE products');
     expect(after?.['Create Table']).toBe(before?.['Create Table']);
     await admin.end();

@@ -1,6 +1,12 @@
 // `sargable analyze`: find non-sargable predicates in SQL files, offline or against a live server.
 
-import { reachesSeverity, severities, type AnalysisReport, type Severity } from '../../core/model/report.js';
+import {
+  reachesSeverity,
+  servedSql,
+  severities,
+  type AnalysisReport,
+  type Severity,
+} from '../../core/model/report.js';
 import { ConnectionService, type ConnectionTarget } from '../../main/services/connection.js';
 import { verifyWhatIf } from '../../main/services/explain.js';
 import { AdvisorError } from '../../shared/errors.js';
@@ -211,7 +217,7 @@ async function readSchemas(files: string[] | undefined, io: CliIo): Promise<stri
 
 const INDEX_KINDS = new Set(['functional-index', 'generated-column', 'index']);
 
-/** Attach `verification` to each index suggestion (EXPLAIN before/after of the advised form). */
+/** Attach `verification` (a workspace VerificationRecord: plan lines before/after) to each index suggestion. */
 async function verifySuggestions(
   report: AnalysisReport,
   target: ConnectionTarget,
@@ -232,22 +238,12 @@ async function verifySuggestions(
             table: finding.table,
             database,
             beforeSql: statement.sql,
-            afterSql: suggestion.rewrittenSql ?? statement.sql,
+            afterSql: servedSql(finding, suggestion) ?? statement.sql,
             allowWhatIf: true,
             threshold,
           });
-          const pick = ({ accessType, key, rowsEstimated, cost }: typeof result.before) => ({
-            accessType,
-            key,
-            rowsEstimated,
-            cost,
-          });
-          suggestion.verification = {
-            method: result.method,
-            before: pick(result.before),
-            after: pick(result.after),
-            verdict: result.verdict,
-          };
+          // The workspace's record shape, so `analyze --verify | export --from-analysis -` keeps it.
+          suggestion.verification = result.record;
         } catch (error) {
           const message = error instanceof AdvisorError ? error.userMessage : String(error);
           suggestion.verification = { error: message };

@@ -1,6 +1,7 @@
 // Render an export plan as a script: combined ALTER TABLE per table, rollback, pt-online-schema-change and gh-ost variants.
 
 import { capabilitiesFor, type Capabilities, type Flavor } from '../flavors/capabilities.js';
+import { flavorName } from '../flavors/names.js';
 import { keyPartsText, quoteName } from './alter-clauses.js';
 import { onlineClause, onlineModeFor, rollbackMode, shapeOf, type OnlineMode } from './online-ddl.js';
 import type { ExportItem, ExportPlan, PlannedColumn, PlannedIndex, TablePlan } from './plan.js';
@@ -57,10 +58,6 @@ export interface RenderedScript {
 
 const DEFAULT_LARGE_ROWS = 1_000_000;
 const DEFAULT_LARGE_BYTES = 1024 ** 3;
-
-function flavorName(flavor: Flavor): string {
-  return flavor === 'mariadb' ? 'MariaDB' : flavor === 'percona' ? 'Percona Server' : 'MySQL';
-}
 
 /** `-- ` comment lines for free text (each input line prefixed). */
 function comment(text: string, indent = ''): string[] {
@@ -202,9 +199,17 @@ function describeChange(
               `${line.table ?? '?'} type=${line.type ?? 'NULL'} key=${line.key ?? 'NULL'} rows=${line.rows ?? '?'}`,
           )
           .join('; ');
+      const outcome = [
+        verification.verdict,
+        typeof verification.rowsReduction === 'number'
+          ? `${Math.round(verification.rowsReduction * 1000) / 10}% fewer rows examined`
+          : undefined,
+        verification.usesIndex ? 'uses the new index' : 'does NOT use the new index',
+      ].filter((part): part is string => part !== undefined);
       lines.push(
         `--   EXPLAIN before: ${plan(verification.before)}`,
         `--   EXPLAIN after:  ${plan(verification.after)} (verified ${verification.verifiedAt}${verification.server ? ` on ${verification.server}` : ''})`,
+        `--   Result: ${outcome.join(', ')}`,
       );
     }
   }

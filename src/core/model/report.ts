@@ -89,3 +89,15 @@ export function reachesSeverity(report: AnalysisReport, threshold: Severity): bo
     statement.findings.some((finding) => severityRank[finding.severity] >= severityRank[threshold]),
   );
 }
+
+/**
+ * The query an index suggestion is meant to serve: its own `rewrittenSql`, else, for a plain index
+ * that accompanies an equivalent rewrite (the index serves the rewritten form only), the rewrite's
+ * query; undefined means the statement as written. What-if verification EXPLAINs this query after the build.
+ */
+export function servedSql(finding: Pick<Finding, 'suggestions'>, suggestion: Suggestion): string | undefined {
+  if (suggestion.rewrittenSql) return suggestion.rewrittenSql;
+  if (suggestion.kind !== 'index') return undefined;
+  return finding.suggestions.find((candidate) => candidate.kind === 'rewrite' && candidate.equivalent)
+    ?.rewrittenSql;
+}

@@ -10,7 +10,9 @@
 import { z } from 'zod';
 import type { Flavor } from '../flavors/capabilities.js';
 import { checksum, fingerprint } from '../fingerprint/index.js';
-import type { AnalysisReport, Suggestion, SuggestionKind } from '../model/report.js';
+import { servedSql, type AnalysisReport, type Suggestion, type SuggestionKind } from '../model/report.js';
+import { tableNodes, type PlanNode } from '../explain/plan.js';
+import type { PlanVerdict } from '../explain/summarize.js';
 
 /** The format written by this version. */
 export const WORKSPACE_VERSION = 2;
@@ -40,12 +42,23 @@ export interface PlanLine {
   extra?: string | null;
 }
 
-/** What-if verification: EXPLAIN before and after the DDL. */
+/**
+ * What-if verification: EXPLAIN before and after the DDL. One shape everywhere: the CLI's
+ * `suggestion.verification`, the API's what-if reply and the workspace item all carry this record.
+ */
 export interface VerificationRecord {
   verifiedAt: string;
+  /** "MySQL 8.0.33" and the like. */
   server?: string;
+  /** Invisible index (MySQL 8) or a real index on a sandbox. */
+  method?: 'invisible-index' | 'sandbox';
+  /** Improved when the rows examined dropped by at least the threshold (or the access got better). */
+  verdict?: PlanVerdict;
+  /** Share of estimated rows examined that the change saves (0.75 = 75 % fewer); null when unknown. */
+  rowsReduction?: number | null;
   before: PlanLine[];
   after: PlanLine[];
+  /** The plan after uses the proposed index. */
   usesIndex: boolean;
 }
 
@@ -107,6 +120,17 @@ const planLineSchema = z.object({
   rows: z.number().nullable(),
   extra: z.string().nullable().optional(),
 });
+/** The zod schema of a VerificationRecord (the API validates records with it). */
+export const verificationSchema = z.object({
+  verifiedAt: z.string(),
+  server: z.string().optional(),
+  method: z.enum(['invisible-index', 'sandbox']).optional(),
+  verdict: z.enum(['improved', 'unchanged', 'worse']).optional(),
+  rowsReduction: z.number().nullable().optional(),
+  before: z.array(planLineSchema),
+  after: z.array(planLineSchema),
+  usesIndex: z.boolean(),
+});
 const sourceSchema = z.object({
   sql: z.string(),
   fingerprint: z.string(),
@@ -135,15 +159,7 @@ const currentSchema = z.object({
       sources: z.array(sourceSchema),
       dismissReason: z.string().optional(),
       note: z.string().optional(),
-      verification: z
-        .object({
-          verifiedAt: z.string(),
-          server: z.string().optional(),
-          before: z.array(planLineSchema),
-          after: z.array(planLineSchema),
-          usesIndex: z.boolean(),
-        })
-        .optional(),
+      verification: verificationSchema.optional(),
       updatedAt: z.string(),
     }),
   ),
@@ -344,6 +360,9 @@ export function addItem(
   if (!item) {
     item = { id, status, table, suggestion, sources: [], updatedAt: now };
     workspace.items.push(item);
+  } else if (item.status === 'pending' && status === 'accepted') {
+    // Verified first (kept as pending), accepted now.
+    item.status = 'accepted';
   }
   for (const source of sources)
     if (!item.sources.some((known) => known.checksum === source.checksum)) item.sources.push(source);
@@ -384,8 +403,67 @@ export function recordVerification(workspace: Workspace, id: string, record: Ver
 
 /** A verification attached to a suggestion, when it has the workspace's shape. */
 export function verificationOf(value: unknown): VerificationRecord | undefined {
-  const parsed = currentSchema.shape.items.element.shape.verification.safeParse(value);
+  const parsed = verificationSchema.safeParse(value);
   return parsed.success ? parsed.data : undefined;
+}
+
+/** The table accesses of a plan as the record keeps them (base tables and derived ones, in plan order). */
+export function planLines(root: PlanNode): PlanLine[] {
+  return tableNodes(root).map((node) => ({
+    table: node.table,
+    type: node.accessType,
+    key: node.key,
+    rows: node.rowsEstimated,
+    ...(node.flags.length > 0 ? { extra: node.flags.join(', ') } : {}),
+  }));
+}
+
+/** What a what-if run measured, for `verificationRecord`. */
+export interface VerificationInput {
+  before: PlanNode;
+  after: PlanNode;
+  method: NonNullable<VerificationRecord['method']>;
+  verdict: PlanVerdict;
+  rowsReduction: number | null;
+  /** Indexes the DDL created (their names as the server reports them). */
+  createdIndexes: readonly string[];
+  /** "MySQL 8.0.33". */
+  server?: string;
+}
+
+/**
+ * The record of one what-if run. `usesIndex` is true when any table access of the plan after
+ * uses an index the DDL created (compared case-insensitively, as index names are).
+ */
+export function verificationRecord(input: VerificationInput, verifiedAt: string): VerificationRecord {
+  const created = new Set(input.createdIndexes.map((name) => name.toLowerCase()));
+  const after = planLines(input.after);
+  return {
+    verifiedAt,
+    ...(input.server ? { server: input.server } : {}),
+    method: input.method,
+    verdict: input.verdict,
+    rowsReduction: input.rowsReduction,
+    before: planLines(input.before),
+    after,
+    usesIndex: after.some((line) => line.key !== null && created.has(line.key.toLowerCase())),
+  };
+}
+
+/**
+ * Keep a what-if result: on the item of that suggestion when the workspace has it, else as a new
+ * `pending` item (accepting the suggestion later keeps the record). Returns the item.
+ */
+export function keepVerification(
+  workspace: Workspace,
+  table: string,
+  suggestion: Suggestion,
+  sources: readonly SourceQuery[],
+  record: VerificationRecord,
+): WorkspaceItem {
+  const item = addItem(workspace, table, suggestion, sources, record.verifiedAt, 'pending');
+  item.verification = record;
+  return item;
 }
 
 /** Which suggestions `fromAnalysis` takes from each finding. */
@@ -418,13 +496,8 @@ export function fromAnalysis(
         continue;
       }
       // A plain index proposed for an exact rewrite helps only the rewritten query: keep that query with it.
-      const rewrite = finding.suggestions.find(
-        (candidate) => candidate.kind === 'rewrite' && candidate.equivalent,
-      );
-      const kept =
-        suggestion.kind === 'index' && !suggestion.rewrittenSql && rewrite?.rewrittenSql
-          ? { ...suggestion, rewrittenSql: rewrite.rewrittenSql }
-          : suggestion;
+      const served = servedSql(finding, suggestion);
+      const kept = served && !suggestion.rewrittenSql ? { ...suggestion, rewrittenSql: served } : suggestion;
       const before = workspace.items.length;
       addItem(
         workspace,

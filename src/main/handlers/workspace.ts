@@ -7,6 +7,8 @@ import {
   dismissItem,
   fromAnalysis,
   setRuleDisabled,
+  keepVerification,
+  sourceQuery,
   type Workspace,
 } from '../../core/workspace/index.js';
 import type { WorkspaceApi, WorkspaceReply } from '../../shared/api/workspace.js';
@@ -67,6 +69,17 @@ export function createWorkspaceHandlers(services: Services): WorkspaceApi {
       if (!dismissItem(entry.workspace, itemId, reason, now()))
         throw new AdvisorError('NOT_FOUND', `No workspace item ${itemId}.`);
       return persist(entry);
+    },
+    async 'workspace.recordVerification'({ profileId = 'offline', table, sql, suggestion, record }) {
+      const entry = await current(profileId);
+      const item = keepVerification(
+        entry.workspace,
+        table,
+        suggestion,
+        [sourceQuery(sql, 'analysis')],
+        record,
+      );
+      return { ...(await persist(entry)), item };
     },
     async 'workspace.saveAs'({ profileId = 'offline', path }) {
       const entry = await current(profileId);

@@ -15,6 +15,8 @@ import {
   type PlanSummary,
 } from '../../core/explain/index.js';
 import type { ServerInfo } from '../../core/model/server-info.js';
+import { flavorName } from '../../core/flavors/names.js';
+import { verificationRecord, type VerificationRecord } from '../../core/workspace/model.js';
 import { isNode } from '../../core/sql/ast.js';
 import { parseStatement } from '../../core/sql/parse.js';
 import { AdvisorError } from '../../shared/errors.js';
@@ -216,6 +218,8 @@ export interface WhatIfResult {
   tableBytes: number | null;
   /** What was created and dropped again. */
   created: { indexes: string[]; columns: string[] };
+  /** The run as the workspace and the CLI keep it (plan lines before/after, uses the index). */
+  record: VerificationRecord;
 }
 
 interface TableShape {
@@ -311,6 +315,18 @@ export async function verifyWhatIf(
       database: request.database,
     });
     const comparison = comparePlans(before.plan, after.plan, { threshold: request.threshold ?? 0.5 });
+    const record = verificationRecord(
+      {
+        before: before.plan,
+        after: after.plan,
+        method,
+        verdict: comparison.verdict,
+        rowsReduction: comparison.rowsReduction,
+        createdIndexes: created.indexes,
+        server: `${flavorName(server.flavor)} ${server.version}`,
+      },
+      new Date().toISOString(),
+    );
     return {
       method,
       before: comparison.before,
@@ -320,6 +336,7 @@ export async function verifyWhatIf(
       tableRows: size.rows,
       tableBytes: size.bytes,
       created,
+      record,
     };
   } catch (error) {
     throw mapMysqlError(error, { host: target.host, port: target.port, action: 'What-if verification' });

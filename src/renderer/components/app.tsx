@@ -3,7 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { AdvisorApi, AppInfo, OpenResult } from '../../shared/api.js';
 import { apiMethods, type ApiMethod } from '../../shared/methods.js';
 import type { WhatIfReply } from '../../shared/api/explain.js';
-import type { AnalysisReport } from '../../core/model/report.js';
+import { servedSql, type AnalysisReport, type Finding, type Suggestion } from '../../core/model/report.js';
 import { demoExplainSql, demoExplainText, demoSchemaSql, demoTabs } from '../demo.js';
 import { isReadOnlyQuery, isolateStatement, statementAt } from '../plan-view.js';
 import { shortcutLabel, usePrefersDark } from '../platform.js';
@@ -452,7 +452,8 @@ export function App({ api }: { api: AdvisorApi }) {
           invisible: live.server.capabilities.invisibleIndexes,
           sql: statement.sql,
           table: found.item.finding.table,
-          suggestion,
+          // A plain index for an exact rewrite is verified on the rewritten query it serves.
+          suggestion: withServedSql(found.item.finding, suggestion),
         },
       });
     },
@@ -467,10 +468,13 @@ export function App({ api }: { api: AdvisorApi }) {
             (entry) => entry.index === found.item.statementIndex,
           );
           if (!found || !suggestion || !statement) return;
+          // A what-if run in this session travels with the suggestion, so the item keeps its record.
+          const record = verifications[`${itemKey}#${index}`]?.record;
+          const kept = record ? { ...suggestion, verification: record } : suggestion;
           const report: AnalysisReport = {
             server: found.report.server,
             errors: [],
-            statements: [{ ...statement, findings: [{ ...found.item.finding, suggestions: [suggestion] }] }],
+            statements: [{ ...statement, findings: [{ ...found.item.finding, suggestions: [kept] }] }],
           };
           api['workspace.addFromAnalysis']({
             profileId: profileId(session),
@@ -883,12 +887,33 @@ export function App({ api }: { api: AdvisorApi }) {
         <WhatIfDialog
           api={api}
           target={dialog.target}
-          onVerified={(reply) => setVerifications((current) => ({ ...current, [dialog.key]: reply }))}
+          onVerified={(reply) => {
+            setVerifications((current) => ({ ...current, [dialog.key]: reply }));
+            // Keep the measured plans in the workspace (a pending item until the suggestion is accepted).
+            if (hasExport)
+              api['workspace.recordVerification']({
+                profileId: profileId(session),
+                table: dialog.target.table,
+                sql: dialog.target.sql,
+                suggestion: dialog.target.suggestion,
+                record: reply.record,
+              }).then(
+                () => setExportRevision((value) => value + 1),
+                (error: unknown) =>
+                  setTabAnalysis(activeTab, { status: 'failed', error: toShownError(error) }),
+              );
+          }}
           onClose={() => setDialog(null)}
         />
       )}
     </div>
   );
+}
+
+/** The suggestion with the query it serves as `rewrittenSql` (a plain index for an exact rewrite serves the rewrite). */
+function withServedSql(finding: Finding, suggestion: Suggestion): Suggestion {
+  const served = servedSql(finding, suggestion);
+  return served && !suggestion.rewrittenSql ? { ...suggestion, rewrittenSql: served } : suggestion;
 }
 
 function FindingsCount({ items }: { items: ReportItem[] }) {

@@ -146,7 +146,17 @@ export function ExportPanel({
                 <span>
                   <strong>{item.suggestion.indexName ?? item.suggestion.kind}</strong>
                   <span className="export__kind">{item.suggestion.kind}</span>
-                  {item.verification && <span className="badge badge--ok">verified</span>}
+                  {item.verification && (
+                    <span
+                      className={`badge ${item.verification.usesIndex ? 'badge--ok' : 'badge--caution'}`}
+                      title={`EXPLAIN after: ${item.verification.after
+                        .map((line) => `${line.table ?? '?'} ${line.type ?? '?'} ${line.key ?? 'no index'}`)
+                        .join('; ')}`}
+                      data-testid="export-verified"
+                    >
+                      verified{item.verification.verdict ? `: ${item.verification.verdict}` : ''}
+                    </span>
+                  )}
                 </span>
               </label>
             ))}

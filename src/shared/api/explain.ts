@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import type { PlanNode, PlanReport, PlanSummary } from '../../core/explain/index.js';
 import { productionConfirmationField } from './profiles.js';
+import type { VerificationRecord } from '../../core/workspace/index.js';
 
 const flavor = z.enum(['mysql', 'mariadb', 'percona']);
 
@@ -62,4 +63,6 @@ export interface WhatIfReply {
   rowsReduction: number | null;
   tableRows: number | null;
   tableBytes: number | null;
+  /** The run as the workspace keeps it (pass it to workspace.recordVerification). */
+  record: VerificationRecord;
 }

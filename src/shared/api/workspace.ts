@@ -2,8 +2,8 @@
 
 import { z } from 'zod';
 import type { ExportPlan, RenderedScript } from '../../core/export/index.js';
-import type { AnalysisReport } from '../../core/model/report.js';
-import type { Workspace } from '../../core/workspace/index.js';
+import type { AnalysisReport, Suggestion } from '../../core/model/report.js';
+import { verificationSchema, type Workspace, type WorkspaceItem } from '../../core/workspace/index.js';
 
 const profileRef = z.object({
   /** Workspace per connection profile; `offline` when not connected. */
@@ -17,6 +17,21 @@ const addFromAnalysisSchema = profileRef.extend({
       typeof value === 'object' && value !== null && Array.isArray((value as AnalysisReport).statements),
   ),
   pick: z.enum(['index-first', 'functional-index', 'generated-column', 'index', 'rewrite']).optional(),
+});
+
+const recordVerificationSchema = profileRef.extend({
+  table: z.string().min(1).max(200),
+  /** The statement that was verified. */
+  sql: z.string().min(1),
+  /** The suggestion whose DDL was built. */
+  suggestion: z.custom<Suggestion>(
+    (value) =>
+      typeof value === 'object' &&
+      value !== null &&
+      typeof (value as Suggestion).kind === 'string' &&
+      Array.isArray((value as Suggestion).ddl),
+  ),
+  record: verificationSchema,
 });
 
 const exportPreviewSchema = profileRef.extend({
@@ -46,6 +61,7 @@ export const workspaceSchemas = {
     rule: z.string().regex(/^[A-Za-z0-9.]{1,20}$/),
     disabled: z.boolean(),
   }),
+  'workspace.recordVerification': recordVerificationSchema,
   'export.preview': exportPreviewSchema,
 } as const;
 
@@ -77,6 +93,13 @@ export interface WorkspaceApi {
   'workspace.setRuleDisabled'(
     request: z.input<(typeof workspaceSchemas)['workspace.setRuleDisabled']>,
   ): Promise<WorkspaceReply>;
+  /**
+   * Keep a what-if result (explain.whatIf's `record`) on the suggestion's item; a suggestion not in
+   * the workspace yet is added as pending, and accepting it later keeps the record.
+   */
+  'workspace.recordVerification'(
+    request: z.input<typeof recordVerificationSchema>,
+  ): Promise<WorkspaceReply & { item: WorkspaceItem }>;
   /** The export script (or rollback) for the accepted items. */
   'export.preview'(
     request: z.input<typeof exportPreviewSchema>,
