@@ -112,6 +112,34 @@ export interface DigestOptions {
   maxDistinctValues?: number;
   /** Skip records listed in the result. Default 1000. */
   maxSkipped?: number;
+  /**
+   * This digest reads a later part of a log whose earlier part another digest reads: events
+   * before the first `db`/`ts` of the part inherit them from the earlier part, which is only
+   * known when the parts are merged ({@link Digest.absorb}), so they are kept as pending.
+   */
+  segment?: boolean;
+}
+
+/**
+ * A digest's state, structured-clonable, to be merged into the digest of the part of the log
+ * before it ({@link Digest.absorb}). Produced by {@link Digest.segment}.
+ */
+export interface DigestSegment {
+  attributes: { name: string; type: AttributeType | undefined }[];
+  /** Classes in the order they were first seen. */
+  classes: ClassState[];
+  /** By attribute index. */
+  globals: (Metric | undefined)[];
+  events: number;
+  skipped: SlowLogSkip[];
+  skippedTotal: number;
+  /** The last `db`/`ts` the part set itself (undefined when it set none). */
+  lastDb: string | undefined;
+  lastTs: string | undefined;
+  tsMin: string | undefined;
+  tsMax: string | undefined;
+  /** Some event had no `ts` of its own before the part's first one. */
+  pendingTs: boolean;
 }
 
 /** Options for {@link Digest.result}. */
@@ -127,10 +155,21 @@ export interface Digest {
   add(event: SlowLogEvent): void;
   addSkip(skip: SlowLogSkip): void;
   result(options?: DigestReportOptions): DigestResult;
+  /** The state so far, for {@link Digest.absorb} (use a `segment: true` digest). */
+  segment(): DigestSegment;
+  /**
+   * Merges the digest of the part of the log that directly follows what this digest has read
+   * (starting at byte `at.offset`, line `at.line`), with the same result as if this digest had
+   * read that part itself. Returns false, changing nothing, when that cannot be guaranteed (an
+   * attribute typed differently by its first value in each part, or sums of values that are
+   * not whole millionths on both sides); the caller then digests that part itself.
+   */
+  absorb(segment: DigestSegment, at: { offset: number; line: number }): boolean;
   readonly events: number;
 }
 
-type AttributeType = 'num' | 'bool' | 'string';
+/** @internal */
+export type AttributeType = 'num' | 'bool' | 'string';
 
 /** How the digest treats a property name. */
 const enum Kind {
@@ -160,9 +199,18 @@ interface Attribute {
  * count/sum/min/max of one attribute, plus pt's histogram for bucketed ones: a few
  * (index, count) pairs while the class is small, then a dense 1000-slot array.
  */
-interface Metric {
+/** @internal */
+export interface Metric {
   cnt: number;
-  sum: number;
+  /**
+   * The sum, kept so that it does not depend on the order values are added in (segments of a
+   * file digested in parallel are merged by adding these): integer parts, millionths, and a
+   * float for values that are not a whole number of millionths (`inexact` then).
+   */
+  sumInt: number;
+  sumMicro: number;
+  sumOther: number;
+  inexact: boolean;
   min: number;
   max: number;
   bucketed: boolean;
@@ -171,7 +219,8 @@ interface Metric {
   dense: Uint32Array | undefined;
 }
 
-interface ClassState {
+/** @internal */
+export interface ClassState {
   fingerprint: string;
   count: number;
   /** By attribute id. */
@@ -184,6 +233,9 @@ interface ClassState {
   tsMax: string | undefined;
   maxOffset: number;
   sample: SampleEvent;
+  /** Segment digests: some event of the class inherits `db` / `ts` from the earlier part. */
+  pendingDb: boolean;
+  pendingTs: boolean;
 }
 
 interface SampleEvent {
@@ -192,6 +244,9 @@ interface SampleEvent {
   ts: string | undefined;
   db: string | undefined;
   line: number;
+  /** Segment digests: `db` / `ts` are inherited from the earlier part. */
+  dbPending: boolean;
+  tsPending: boolean;
 }
 
 // pt-query-digest's --ignore-attributes default, plus the ones we report separately.
@@ -322,7 +377,10 @@ export function normalizeTimestamp(ts: string): string {
 function newMetric(bucketed: boolean, dense: boolean): Metric {
   return {
     cnt: 0,
-    sum: 0,
+    sumInt: 0,
+    sumMicro: 0,
+    sumOther: 0,
+    inexact: false,
     min: Infinity,
     max: -Infinity,
     bucketed,
@@ -334,7 +392,18 @@ function newMetric(bucketed: boolean, dense: boolean): Metric {
 
 function addValue(metric: Metric, value: number, bucket: number): void {
   metric.cnt++;
-  metric.sum += value;
+  const whole = Math.floor(value);
+  if (whole === value) metric.sumInt += whole;
+  else {
+    const micro = Math.round((value - whole) * 1e6);
+    if (whole + micro / 1e6 === value) {
+      metric.sumInt += whole;
+      metric.sumMicro += micro;
+    } else {
+      metric.sumOther += value;
+      metric.inexact = true;
+    }
+  }
   if (value < metric.min) metric.min = value;
   if (value > metric.max) metric.max = value;
   if (!metric.bucketed) return;
@@ -364,6 +433,64 @@ function addValue(metric: Metric, value: number, bucket: number): void {
   metric.counts = undefined;
 }
 
+/** The sum of a metric's values (the same whatever order they were added in, unless `inexact`). */
+function sumOf(metric: Metric): number {
+  return metric.sumInt + metric.sumMicro / 1e6 + metric.sumOther;
+}
+
+/** Adds `n` values that fell in `bucket` to a bucketed metric's histogram. */
+function addBucket(metric: Metric, bucket: number, n: number): void {
+  const dense = metric.dense;
+  if (dense !== undefined) {
+    dense[bucket]! += n;
+    return;
+  }
+  const keys = metric.keys!;
+  const counts = metric.counts!;
+  for (let k = 0; k < keys.length; k++) {
+    if (keys[k] === bucket) {
+      counts[k]! += n;
+      return;
+    }
+  }
+  if (keys.length < SPARSE_BUCKETS) {
+    keys.push(bucket);
+    counts.push(n);
+    return;
+  }
+  const array = new Uint32Array(NUM_BUCK);
+  for (let k = 0; k < keys.length; k++) array[keys[k]!] = counts[k]!;
+  array[bucket]! += n;
+  metric.dense = array;
+  metric.keys = undefined;
+  metric.counts = undefined;
+}
+
+/** Whether two metrics can be merged without depending on the order of their values. */
+function mergeable(into: Metric | undefined, from: Metric | undefined): boolean {
+  return !(into?.inexact && from?.inexact);
+}
+
+/** Adds `from`'s values to `into` (a new metric when undefined); returns the result. */
+function mergeMetric(into: Metric | undefined, from: Metric, dense: boolean): Metric {
+  const target = into ?? newMetric(from.bucketed, dense);
+  target.cnt += from.cnt;
+  target.sumInt += from.sumInt;
+  target.sumMicro += from.sumMicro;
+  target.sumOther += from.sumOther;
+  target.inexact ||= from.inexact;
+  if (from.min < target.min) target.min = from.min;
+  if (from.max > target.max) target.max = from.max;
+  if (target.bucketed) {
+    if (from.dense) {
+      for (let i = 0; i < NUM_BUCK; i++) if (from.dense[i]) addBucket(target, i, from.dense[i]!);
+    } else {
+      for (let k = 0; k < from.keys!.length; k++) addBucket(target, from.keys![k]!, from.counts![k]!);
+    }
+  }
+  return target;
+}
+
 function summarize(metric: Metric | undefined): MetricSummary | undefined {
   if (!metric || metric.cnt === 0) return undefined;
   let stats = { median: Number.NaN, p95: Number.NaN };
@@ -389,10 +516,10 @@ function summarize(metric: Metric | undefined): MetricSummary | undefined {
   }
   return {
     count: metric.cnt,
-    sum: metric.sum,
+    sum: sumOf(metric),
     min: metric.min,
     max: metric.max,
-    avg: metric.sum / metric.cnt,
+    avg: sumOf(metric) / metric.cnt,
     median: stats.median,
     p95: stats.p95,
   };
@@ -455,6 +582,10 @@ const FINGERPRINT_CACHE_SIZE = 20_000;
 
 /** Creates an incremental pt-query-digest-compatible aggregator. */
 export function createDigest(options: DigestOptions = {}): Digest {
+  const segmentMode = options.segment === true;
+  let sawDb = false;
+  let sawTs = false;
+  let pendingTs = false;
   const maxDistinct = options.maxDistinctValues ?? 100;
   const maxSkipped = options.maxSkipped ?? 1000;
   const attributeIds = new Map<string, number>();
@@ -768,11 +899,24 @@ export function createDigest(options: DigestOptions = {}): Digest {
     let fp = fingerprintOf(event.query);
 
     let db = evDb ?? evSchema;
-    if (db !== undefined) lastDb = db;
-    else db = lastDb;
+    let dbPending = false;
+    if (db !== undefined) {
+      lastDb = db;
+      sawDb = true;
+    } else {
+      db = lastDb;
+      dbPending = segmentMode && !sawDb;
+    }
     let ts = evTs;
-    if (ts !== undefined) lastTs = ts;
-    else ts = lastTs;
+    let tsPending = false;
+    if (ts !== undefined) {
+      lastTs = ts;
+      sawTs = true;
+    } else {
+      ts = lastTs;
+      tsPending = segmentMode && !sawTs;
+      if (tsPending) pendingTs = true;
+    }
     let tsNorm: string | undefined;
     if (ts !== undefined) {
       if (ts !== lastTsRaw) {
@@ -798,11 +942,23 @@ export function createDigest(options: DigestOptions = {}): Digest {
         tsMin: undefined,
         tsMax: undefined,
         maxOffset: event.offset,
-        sample: { query: detach(event.query), queryTime: undefined, ts: tsNorm, db, line: event.line },
+        sample: {
+          query: detach(event.query),
+          queryTime: undefined,
+          ts: tsNorm,
+          db,
+          line: event.line,
+          dbPending,
+          tsPending,
+        },
+        pendingDb: false,
+        pendingTs: false,
       };
       classes.set(fp, state);
     }
     state.count++;
+    if (dbPending) state.pendingDb = true;
+    if (tsPending) state.pendingTs = true;
     if (event.offset > state.maxOffset) state.maxOffset = event.offset;
     if (tsNorm !== undefined) {
       if (state.tsMin === undefined || tsNorm < state.tsMin) state.tsMin = tsNorm;
@@ -854,6 +1010,8 @@ export function createDigest(options: DigestOptions = {}): Digest {
             ts: tsNorm === undefined ? undefined : detach(tsNorm),
             db: db === undefined ? undefined : detach(db),
             line: event.line,
+            dbPending,
+            tsPending,
           };
         }
       } else if (type === 'bool') {
@@ -880,11 +1038,11 @@ export function createDigest(options: DigestOptions = {}): Digest {
       case 'max':
         return metric.max;
       case 'avg':
-        return metric.sum / metric.cnt;
+        return sumOf(metric) / metric.cnt;
       case 'cnt':
         return metric.cnt;
       default:
-        return metric.sum;
+        return sumOf(metric);
     }
   }
 
@@ -966,8 +1124,146 @@ export function createDigest(options: DigestOptions = {}): Digest {
     };
   }
 
+  function segment(): DigestSegment {
+    return {
+      attributes: attributes.map((attribute) => ({ name: attribute.name, type: attribute.type })),
+      classes: [...classes.values()],
+      globals,
+      events,
+      skipped,
+      skippedTotal,
+      lastDb: sawDb ? lastDb : undefined,
+      lastTs: sawTs ? lastTs : undefined,
+      tsMin,
+      tsMax,
+      pendingTs,
+    };
+  }
+
+  function absorb(part: DigestSegment, at: { offset: number; line: number }): boolean {
+    // Check first, so that a refusal changes nothing.
+    const ids = part.attributes.map((attribute) => attributeIds.get(attribute.name));
+    for (let k = 0; k < part.attributes.length; k++) {
+      const theirs = part.attributes[k]!.type;
+      const id = ids[k];
+      const ours = id === undefined ? undefined : attributes[id]!.type;
+      if (theirs !== undefined && ours !== undefined && theirs !== ours) return false;
+      if (id !== undefined && !mergeable(globals[id], part.globals[k])) return false;
+    }
+    for (const theirs of part.classes) {
+      const ours = classes.get(theirs.fingerprint);
+      if (!ours) continue;
+      for (let k = 0; k < theirs.metrics.length; k++) {
+        const id = ids[k];
+        if (id !== undefined && !mergeable(ours.metrics[id], theirs.metrics[k])) return false;
+      }
+    }
+
+    const idOfPart = part.attributes.map((attribute, k) => {
+      const id = idOf(attribute.name);
+      attributes[id]!.type ??= part.attributes[k]!.type;
+      return id;
+    });
+    const lineDelta = at.line - 1;
+    const inheritedDb = lastDb;
+    const inheritedTs = lastTs === undefined ? undefined : detach(normalizeTimestamp(lastTs));
+    const seeTs = (state: ClassState | undefined, ts: string | undefined): void => {
+      if (ts === undefined) return;
+      if (state) {
+        if (state.tsMin === undefined || ts < state.tsMin) state.tsMin = ts;
+        if (state.tsMax === undefined || ts > state.tsMax) state.tsMax = ts;
+      } else {
+        if (tsMin === undefined || ts < tsMin) tsMin = ts;
+        if (tsMax === undefined || ts > tsMax) tsMax = ts;
+      }
+    };
+    const resolve = (sample: SampleEvent): SampleEvent => ({
+      ...sample,
+      db: sample.dbPending ? inheritedDb : sample.db,
+      ts: sample.tsPending ? inheritedTs : sample.ts,
+      line: sample.line + lineDelta,
+      dbPending: false,
+      tsPending: false,
+    });
+    const partQueryTime = part.attributes.findIndex((attribute) => attribute.name === 'Query_time');
+    for (const theirs of part.classes) {
+      let state = classes.get(theirs.fingerprint);
+      if (!state) {
+        state = {
+          fingerprint: theirs.fingerprint,
+          count: 0,
+          metrics: [],
+          flags: [],
+          dbs: new Set(),
+          users: new Set(),
+          hosts: new Set(),
+          tsMin: undefined,
+          tsMax: undefined,
+          maxOffset: theirs.maxOffset + at.offset,
+          sample: resolve(theirs.sample),
+          pendingDb: false,
+          pendingTs: false,
+        };
+        classes.set(state.fingerprint, state);
+      } else {
+        // The example is the last event with the largest Query_time.
+        const mine = state.metrics[queryTimeId];
+        const their = partQueryTime < 0 ? undefined : theirs.metrics[partQueryTime];
+        if (their && their.cnt > 0 && (!mine || mine.cnt === 0 || their.max >= mine.max)) {
+          state.sample = resolve(theirs.sample);
+        }
+      }
+      state.count += theirs.count;
+      state.maxOffset = Math.max(state.maxOffset, theirs.maxOffset + at.offset);
+      if (theirs.pendingTs) seeTs(state, inheritedTs);
+      seeTs(state, theirs.tsMin);
+      seeTs(state, theirs.tsMax);
+      if (theirs.pendingDb && inheritedDb !== undefined) addDistinct(state.dbs, stripBackticks(inheritedDb));
+      for (const value of theirs.dbs) addDistinct(state.dbs, value);
+      for (const value of theirs.users) addDistinct(state.users, value);
+      for (const value of theirs.hosts) addDistinct(state.hosts, value);
+      theirs.metrics.forEach((metric, k) => {
+        if (!metric) return;
+        const id = idOfPart[k]!;
+        state.metrics[id] = mergeMetric(state.metrics[id], metric, false);
+      });
+      theirs.flags.forEach((flag, k) => {
+        if (!flag) return;
+        const id = idOfPart[k]!;
+        const mine = (state.flags[id] ??= { yes: 0, count: 0 });
+        mine.yes += flag.yes;
+        mine.count += flag.count;
+      });
+    }
+    part.globals.forEach((metric, k) => {
+      if (!metric) return;
+      const id = idOfPart[k]!;
+      globals[id] = mergeMetric(globals[id], metric, true);
+    });
+    events += part.events;
+    if (part.pendingTs) seeTs(undefined, inheritedTs);
+    seeTs(undefined, part.tsMin);
+    seeTs(undefined, part.tsMax);
+    for (const skip of part.skipped) {
+      if (skipped.length >= maxSkipped) break;
+      skipped.push({ ...skip, line: skip.line + lineDelta, offset: skip.offset + at.offset });
+    }
+    skippedTotal += part.skippedTotal;
+    if (part.lastDb !== undefined) {
+      lastDb = part.lastDb;
+      sawDb = true;
+    }
+    if (part.lastTs !== undefined) {
+      lastTs = part.lastTs;
+      sawTs = true;
+    }
+    return true;
+  }
+
   return {
     add,
+    segment,
+    absorb,
     addSkip(skip: SlowLogSkip): void {
       skippedTotal++;
       if (skipped.length < maxSkipped) skipped.push(skip);

@@ -19,6 +19,7 @@ export {
   type DigestOptions,
   type DigestReportOptions,
   type DigestResult,
+  type DigestSegment,
   type FlagSummary,
   type MetricSummary,
 } from './digest.js';

@@ -123,6 +123,14 @@ export interface SlowLogParser {
   readonly received: number;
   /** Events emitted so far. */
   readonly events: number;
+  /** Line number (1-based) of the next unread char. */
+  readonly line: number;
+  /**
+   * True when everything pushed has been read and nothing is queued or waiting for more input:
+   * a fresh parser given the rest of the input (its offsets and lines shifted by `consumed`
+   * and `line - 1`) then yields exactly the events and skips this one would.
+   */
+  readonly atRecordBoundary: boolean;
 }
 
 const RECORD_SEPARATOR = ';\n#';
@@ -499,6 +507,12 @@ export function createSlowLogParser(options: SlowLogParserOptions): SlowLogParse
     },
     get events(): number {
       return events;
+    },
+    get line(): number {
+      return line;
+    },
+    get atRecordBoundary(): boolean {
+      return !ended && !discarding && pending.length === 0 && parts.length === 0 && cursor === buf.length;
     },
   };
 }

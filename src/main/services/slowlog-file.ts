@@ -1,6 +1,7 @@
 // Digests slow-log files from disk: streamed, cancellable, with progress, in a worker thread when available.
 import { createReadStream, existsSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
@@ -10,6 +11,8 @@ import {
   type Digest,
   type DigestReportOptions,
   type DigestResult,
+  type DigestSegment,
+  type SlowLogParser,
 } from '../../core/slowlog/index.js';
 import { AdvisorError } from '../../shared/errors.js';
 
@@ -51,12 +54,23 @@ export interface DigestFilesOptions extends DigestReportOptions {
    * otherwise the calling thread.
    */
   worker?: WorkerChoice;
+  /**
+   * A single file of at least {@link PARALLEL_MIN_BYTES} is cut in two at a record boundary and
+   * its second half digested by a helper thread running this worker script; the halves are
+   * merged exactly (same result as one thread). Default: the bundled worker when running from
+   * the build and the machine has two or more cores; `false` reads on one thread.
+   */
+  parallel?: false | { path: string | URL; execArgv?: string[] };
 }
+
+/** Files smaller than this are digested on one thread. */
+export const PARALLEL_MIN_BYTES = 16 * 1024 * 1024;
 
 /** Messages the worker posts back. */
 export type WorkerMessage =
   | { type: 'progress'; progress: SlowLogProgress }
   | { type: 'result'; result: SlowLogFileResult }
+  | { type: 'segment'; segment: DigestSegment }
   | { type: 'error'; code: string; message: string };
 
 /** What the worker receives as workerData. */
@@ -66,6 +80,10 @@ export interface WorkerRequest {
   limit?: number;
   chunkSize?: number;
   progressIntervalMs?: number;
+  /** Helper mode: digest `paths[0]` from byte `start` on as a segment and post it back. */
+  segment?: { start: number };
+  /** The worker script, so that a worker can start its own helper for a big file. */
+  workerPath?: string;
 }
 
 function cancelled(): AdvisorError {
@@ -140,20 +158,10 @@ export async function digestStreams(
       onEvent: digest.add,
       onSkip: (skip) => digest.addSkip({ ...skip, file: input.name }),
     });
-    const stream = input.open();
-    try {
-      for await (const chunk of stream) {
-        if (options.signal?.aborted) throw cancelled();
-        const buffer = chunk as Buffer;
-        bytesRead += buffer.length;
-        parser.push(buffer.toString('latin1'));
-        report(false);
-      }
-    } catch (error) {
-      stream.destroy();
-      if (error instanceof AdvisorError) throw error;
-      throw fileError(input.name, error);
-    }
+    await pump(input.open(), parser, input.name, options.signal, (n) => {
+      bytesRead += n;
+      report(false);
+    });
     parser.end();
   }
   report(true);
@@ -164,6 +172,209 @@ export async function digestStreams(
   return {
     source: {
       files: inputs.map((input) => ({ path: input.name, bytes: input.bytes })),
+      bytesRead,
+      events: digest.events,
+      elapsedMs: Date.now() - started,
+    },
+    ...result,
+  };
+}
+
+/** Pushes a stream's bytes (as a binary string) into a parser. */
+async function pump(
+  stream: Readable,
+  parser: SlowLogParser,
+  name: string,
+  signal: AbortSignal | undefined,
+  onBytes: (n: number) => void,
+): Promise<void> {
+  try {
+    for await (const chunk of stream) {
+      if (signal?.aborted) throw cancelled();
+      const buffer = chunk as Buffer;
+      parser.push(buffer.toString('latin1'));
+      onBytes(buffer.length);
+    }
+  } catch (error) {
+    stream.destroy();
+    if (error instanceof AdvisorError) throw error;
+    throw fileError(name, error);
+  }
+}
+
+/** Where to cut a file for two threads: just after a `;\n#` near the middle, or undefined. */
+async function findCut(file: string, bytes: number): Promise<number | undefined> {
+  const handle = await open(file, 'r');
+  try {
+    const window = Buffer.alloc(Math.min(4 * 1024 * 1024, bytes));
+    const from = Math.floor(bytes / 2);
+    const { bytesRead } = await handle.read(window, 0, window.length, from);
+    const at = window.subarray(0, bytesRead).indexOf(';\n#', 0, 'latin1');
+    return at === -1 ? undefined : from + at + 3;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Starts a helper thread digesting `file` from byte `start` on; resolves with its segment. */
+function startHelper(
+  spec: { path: string | URL; execArgv?: string[] },
+  file: string,
+  start: number,
+  options: Omit<DigestFilesOptions, 'worker'>,
+  onProgress: (progress: SlowLogProgress) => void,
+): { done: Promise<DigestSegment>; stop(): void } {
+  const request: WorkerRequest = {
+    paths: [file],
+    segment: { start },
+    ...(options.chunkSize === undefined ? {} : { chunkSize: options.chunkSize }),
+    ...(options.progressIntervalMs === undefined ? {} : { progressIntervalMs: options.progressIntervalMs }),
+  };
+  const worker = new Worker(spec.path, {
+    workerData: request,
+    ...(spec.execArgv ? { execArgv: spec.execArgv } : {}),
+  });
+  const done = new Promise<DigestSegment>((resolve, reject) => {
+    worker.on('message', (message: WorkerMessage) => {
+      if (message.type === 'progress') onProgress(message.progress);
+      else if (message.type === 'segment') resolve(message.segment);
+      else if (message.type === 'error') reject(new AdvisorError(message.code as never, message.message));
+    });
+    worker.on('error', reject);
+    worker.on('exit', () => reject(new Error('helper stopped')));
+  });
+  done.catch(() => undefined); // handled by the caller, or abandoned after stop()
+  return { done, stop: () => void worker.terminate() };
+}
+
+/**
+ * Helper side of a parallel digest: the part of `file` from byte `start` on, as a segment
+ * (events before its first `use`/`SET`-less db and ts are kept pending; see DigestSegment).
+ */
+export async function digestFileSegment(
+  file: string,
+  start: number,
+  options: Omit<DigestFilesOptions, 'worker' | 'parallel'> = {},
+): Promise<DigestSegment> {
+  const started = Date.now();
+  const info = await stat(file).catch((error: unknown) => {
+    throw fileError(file, error);
+  });
+  const digest = createDigest({ segment: true });
+  const parser = createSlowLogParser({ onEvent: digest.add, onSkip: digest.addSkip });
+  let bytesRead = 0;
+  let lastReport = 0;
+  const interval = options.progressIntervalMs ?? 200;
+  const stream = createReadStream(file, { start, highWaterMark: options.chunkSize ?? 1024 * 1024 });
+  await pump(stream, parser, file, options.signal, (n) => {
+    bytesRead += n;
+    const now = Date.now();
+    if (!options.onProgress || now - lastReport < interval) return;
+    lastReport = now;
+    const elapsedMs = now - started;
+    options.onProgress({
+      bytesRead,
+      totalBytes: info.size - start,
+      events: digest.events,
+      eventsPerSecond: elapsedMs > 0 ? Math.round((digest.events * 1000) / elapsedMs) : 0,
+      elapsedMs,
+    });
+  });
+  parser.end();
+  return digest.segment();
+}
+
+/**
+ * One big file on two threads: this thread reads [0, cut), a helper [cut, end). When this
+ * thread's parser stops exactly at the cut with nothing pending, the helper's segment is merged
+ * (`Digest.absorb`); otherwise (a record needing look-ahead across the cut, a refused merge, a
+ * helper failure) this thread reads the rest itself. Either way the result is the one-thread one.
+ */
+async function digestFileInParallel(
+  input: { name: string; bytes: number },
+  cut: number,
+  spec: { path: string | URL; execArgv?: string[] },
+  options: Omit<DigestFilesOptions, 'worker'>,
+): Promise<SlowLogFileResult> {
+  const started = Date.now();
+  const interval = options.progressIntervalMs ?? 200;
+  const digest = createDigest();
+  const parser = createSlowLogParser({
+    onEvent: digest.add,
+    onSkip: (skip) => digest.addSkip({ ...skip, file: input.name }),
+  });
+  let bytesRead = 0;
+  let helperBytes = 0;
+  let helperEvents = 0;
+  let lastReport = 0;
+  const report = (force: boolean): void => {
+    const now = Date.now();
+    if (!options.onProgress || (!force && now - lastReport < interval)) return;
+    lastReport = now;
+    const elapsedMs = now - started;
+    const events = digest.events + helperEvents;
+    options.onProgress({
+      bytesRead: bytesRead + helperBytes,
+      totalBytes: input.bytes,
+      events,
+      eventsPerSecond: elapsedMs > 0 ? Math.round((events * 1000) / elapsedMs) : 0,
+      elapsedMs,
+    });
+  };
+  const helper = startHelper(spec, input.name, cut, options, (progress) => {
+    helperBytes = progress.bytesRead;
+    helperEvents = progress.events;
+  });
+  const onAbort = (): void => helper.stop();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  const chunk = options.chunkSize ?? 1024 * 1024;
+  try {
+    const onBytes = (n: number): void => {
+      bytesRead += n;
+      report(false);
+    };
+    await pump(
+      createReadStream(input.name, { end: cut - 1, highWaterMark: chunk }),
+      parser,
+      input.name,
+      options.signal,
+      onBytes,
+    );
+    let merged = false;
+    if (parser.atRecordBoundary && parser.consumed === cut) {
+      const segment = await helper.done.catch(() => undefined);
+      if (options.signal?.aborted) throw cancelled();
+      if (segment) {
+        for (const skip of segment.skipped) (skip as { file?: string }).file = input.name;
+        merged = digest.absorb(segment, { offset: cut, line: parser.line });
+      }
+    }
+    helper.stop();
+    helperBytes = 0;
+    helperEvents = 0;
+    if (merged) bytesRead = input.bytes;
+    else {
+      await pump(
+        createReadStream(input.name, { start: cut, highWaterMark: chunk }),
+        parser,
+        input.name,
+        options.signal,
+        onBytes,
+      );
+    }
+    parser.end();
+  } finally {
+    helper.stop();
+    options.signal?.removeEventListener('abort', onAbort);
+  }
+  report(true);
+  const result = digest.result({
+    ...(options.orderBy === undefined ? {} : { orderBy: options.orderBy }),
+    ...(options.limit === undefined ? {} : { limit: options.limit }),
+  });
+  return {
+    source: {
+      files: [{ path: input.name, bytes: input.bytes }],
       bytesRead,
       events: digest.events,
       elapsedMs: Date.now() - started,
@@ -190,6 +401,16 @@ export async function digestFilesInThread(
       };
     }),
   );
+  const only = inputs.length === 1 ? inputs[0] : undefined;
+  const helper =
+    options.parallel ??
+    (bundledWorkerPath() !== undefined && availableParallelism() >= 2
+      ? { path: bundledWorkerPath()! }
+      : false);
+  if (only && helper !== false && only.bytes >= PARALLEL_MIN_BYTES && !options.signal?.aborted) {
+    const cut = await findCut(only.name, only.bytes).catch(() => undefined);
+    if (cut !== undefined && cut < only.bytes) return digestFileInParallel(only, cut, helper, options);
+  }
   return digestStreams(inputs, options);
 }
 
@@ -221,6 +442,7 @@ export async function digestSlowLogFiles(
     ...(options.limit === undefined ? {} : { limit: options.limit }),
     ...(options.chunkSize === undefined ? {} : { chunkSize: options.chunkSize }),
     ...(options.progressIntervalMs === undefined ? {} : { progressIntervalMs: options.progressIntervalMs }),
+    ...(options.parallel === false ? {} : { workerPath: String(spec.path) }),
   };
   const worker = new Worker(spec.path, {
     workerData: request,
@@ -242,7 +464,9 @@ export async function digestSlowLogFiles(
     worker.on('message', (message: WorkerMessage) => {
       if (message.type === 'progress') options.onProgress?.(message.progress);
       else if (message.type === 'result') finish(() => resolve(message.result));
-      else finish(() => reject(new AdvisorError(message.code as never, message.message)));
+      else if (message.type === 'error') {
+        finish(() => reject(new AdvisorError(message.code as never, message.message)));
+      }
     });
     worker.on('error', (error) =>
       finish(() =>

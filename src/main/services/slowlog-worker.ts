@@ -1,17 +1,38 @@
 // Worker-thread entry: digests slow-log files off the main thread and posts progress and the result.
 import { parentPort, workerData } from 'node:worker_threads';
 import { AdvisorError } from '../../shared/errors.js';
-import { digestFilesInThread, type WorkerMessage, type WorkerRequest } from './slowlog-file.js';
+import {
+  digestFileSegment,
+  digestFilesInThread,
+  type WorkerMessage,
+  type WorkerRequest,
+} from './slowlog-file.js';
 
-/** Runs the request in `workerData`; cancellation is `worker.terminate()` from the parent. */
+/**
+ * Runs the request in `workerData`; cancellation is `worker.terminate()` from the parent (a
+ * helper thread it started ends with it). With `segment`, this worker is the helper of a
+ * parallel digest and posts a `segment` message instead of a result.
+ */
 export async function runSlowLogWorker(request: WorkerRequest): Promise<void> {
   const post = (message: WorkerMessage): void => parentPort?.postMessage(message);
   try {
+    if (request.segment !== undefined) {
+      const segment = await digestFileSegment(request.paths[0] ?? '', request.segment.start, {
+        ...(request.chunkSize === undefined ? {} : { chunkSize: request.chunkSize }),
+        ...(request.progressIntervalMs === undefined
+          ? {}
+          : { progressIntervalMs: request.progressIntervalMs }),
+        onProgress: (progress) => post({ type: 'progress', progress }),
+      });
+      post({ type: 'segment', segment });
+      return;
+    }
     const result = await digestFilesInThread(request.paths, {
       ...(request.orderBy === undefined ? {} : { orderBy: request.orderBy }),
       ...(request.limit === undefined ? {} : { limit: request.limit }),
       ...(request.chunkSize === undefined ? {} : { chunkSize: request.chunkSize }),
       ...(request.progressIntervalMs === undefined ? {} : { progressIntervalMs: request.progressIntervalMs }),
+      ...(request.workerPath === undefined ? {} : { parallel: { path: request.workerPath } }),
       onProgress: (progress) => post({ type: 'progress', progress }),
     });
     post({ type: 'result', result });
