@@ -10,6 +10,7 @@ export const apiMethods = [
   'explain.whatIf',
   'sqlmode.view',
   'sqlmode.upgrade',
+  'sqlmode.upgradeClasses',
   'workspace.get',
   'workspace.addFromAnalysis',
   'workspace.accept',

@@ -214,3 +214,90 @@ export function whatBreaks(sql: string, target: UpgradeTarget, schema?: SchemaMo
     parseErrors: report.errors.length,
   };
 }
+
+/** One captured statement class: a slow-log class or a performance_schema digest, with its example. */
+export interface CapturedClass {
+  /** The class's example (slow log) or sample text / digest text (performance_schema). */
+  sql: string;
+  /** pt-query-digest fingerprint (or the digest text) that names the class. */
+  fingerprint: string;
+  /** Executions of the class in the capture. */
+  count: number;
+}
+
+/** One class that breaks or changes behaviour on the target. */
+export interface UpgradeClassItem extends Omit<UpgradeItem, 'index'> {
+  /** Position of the class in the request. */
+  classIndex: number;
+  fingerprint: string;
+  count: number;
+}
+
+/** Classes and the executions they stand for. */
+export interface ClassCount {
+  classes: number;
+  events: number;
+}
+
+/** The upgrade view over captured classes: every count in classes and in executions. */
+export interface UpgradeClassesReport {
+  target: { flavor: Flavor; version: string; sqlMode: string };
+  total: ClassCount;
+  failing: ClassCount;
+  changing: ClassCount;
+  /** Error (or warning) code → classes and executions that would raise it. */
+  byCode: Record<string, ClassCount>;
+  items: UpgradeClassItem[];
+  /** Classes whose example does not parse (e.g. a truncated sample text). */
+  parseErrors: ClassCount;
+}
+
+/**
+ * {@link whatBreaks} over captured classes: each class's example is analyzed on its own (a class is one
+ * statement; nothing carries over between classes), and every count is given in classes and in
+ * executions, so a rare statement and one run a million times are told apart.
+ */
+export function whatBreaksForClasses(
+  classes: readonly CapturedClass[],
+  target: UpgradeTarget,
+  schema?: SchemaModel,
+): UpgradeClassesReport {
+  const count = (): ClassCount => ({ classes: 0, events: 0 });
+  const add = (into: ClassCount, entry: CapturedClass): void => {
+    into.classes += 1;
+    into.events += entry.count;
+  };
+  const report: UpgradeClassesReport = {
+    target: { flavor: target.flavor, version: target.version, sqlMode: '' },
+    total: count(),
+    failing: count(),
+    changing: count(),
+    byCode: {},
+    items: [],
+    parseErrors: count(),
+  };
+  classes.forEach((entry, classIndex) => {
+    const single = whatBreaks(entry.sql.replace(/;\s*$/, ''), target, schema);
+    report.target = single.target;
+    add(report.total, entry);
+    if (single.parseErrors > 0) add(report.parseErrors, entry);
+    if (single.failing > 0) add(report.failing, entry);
+    else if (single.changing > 0) add(report.changing, entry);
+    const codes = new Set(
+      single.items.flatMap((item) => (item.predictedError ? [String(item.predictedError.code)] : [])),
+    );
+    for (const code of codes) add((report.byCode[code] ??= count()), entry);
+    for (const { index: _index, ...item } of single.items)
+      report.items.push({ ...item, classIndex, fingerprint: entry.fingerprint, count: entry.count });
+  });
+  if (classes.length === 0)
+    report.target.sqlMode =
+      target.sqlMode ?? defaultSqlModeEntry(target.flavor, target.version).modes.join(',');
+  report.items.sort(
+    (a, b) =>
+      Number(b.outcome === 'error') - Number(a.outcome === 'error') ||
+      b.count - a.count ||
+      a.classIndex - b.classIndex,
+  );
+  return report;
+}

@@ -1,7 +1,16 @@
 // The Modes panel: the server's sql_mode (GLOBAL vs SESSION, risks, variable defaults) and the upgrade view.
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { AdvisorApi } from '../../shared/api.js';
-import type { ModeScope, SqlModeView, UpgradeReport } from '../../core/sqlmode/views.js';
+import type {
+  CapturedClass,
+  ModeScope,
+  SqlModeView,
+  UpgradeClassesReport,
+  UpgradeReport,
+} from '../../core/sqlmode/views.js';
+import type { DigestResult } from '../../core/slowlog/digest.js';
+import { formatCount } from '../plan-view.js';
+import { AdvisorError, type ErrorCode } from '../../shared/errors.js';
 import { ErrorBox, toShownError, type ShownError } from './error-box.js';
 
 type Load<T> =
@@ -19,6 +28,19 @@ export const upgradeTargets = [
   { flavor: 'mariadb', version: '11.4', label: 'MariaDB 11.4 defaults' },
 ] as const;
 
+/** What the upgrade view checks: the editor's statements, or captured classes from one of two sources. */
+type UpgradeSource = 'editor' | 'digest' | 'slowlog';
+
+type UpgradeResult =
+  | { kind: 'statements'; report: UpgradeReport }
+  | { kind: 'classes'; report: UpgradeClassesReport; from: string };
+
+const sourceLabels: Record<UpgradeSource, string> = {
+  editor: 'the editor’s statements',
+  digest: 'captured classes: performance_schema digests',
+  slowlog: 'captured classes: a slow log file',
+};
+
 /** Props of {@link ModesPanel}. */
 export interface ModesPanelProps {
   api: AdvisorApi;
@@ -31,9 +53,20 @@ export interface ModesPanelProps {
 /** Server view (connected) and upgrade view (always). */
 export function ModesPanel({ api, connectionId, getSql, schemaSql }: ModesPanelProps) {
   const [view, setView] = useState<Load<SqlModeView>>({ status: 'idle' });
-  const [upgrade, setUpgrade] = useState<Load<UpgradeReport>>({ status: 'idle' });
+  const [upgrade, setUpgrade] = useState<Load<UpgradeResult>>({ status: 'idle' });
   const [target, setTarget] = useState(1);
   const [sqlMode, setSqlMode] = useState('');
+  const [source, setSource] = useState<UpgradeSource>('editor');
+  const [capture, setCapture] = useState<{ snapshotId: string; takenAt: string } | null>(null);
+  const [slowLogPath, setSlowLogPath] = useState('');
+  const [progress, setProgress] = useState('');
+  const cancelled = useRef(false);
+  useEffect(
+    () => () => {
+      cancelled.current = true;
+    },
+    [],
+  );
 
   async function loadView() {
     if (!connectionId) return;
@@ -45,21 +78,102 @@ export function ModesPanel({ api, connectionId, getSql, schemaSql }: ModesPanelP
     }
   }
 
-  async function runUpgrade() {
-    const picked = upgradeTargets[target] ?? upgradeTargets[1];
-    setUpgrade({ status: 'running' });
+  async function startCapture() {
+    if (!connectionId) return;
     try {
-      const value = await api['sqlmode.upgrade']({
-        sql: getSql(),
-        target: { flavor: picked.flavor, version: picked.version },
-        ...(sqlMode.trim() ? { sqlMode: sqlMode.trim() } : {}),
-        ...(connectionId ? { connectionId } : schemaSql.trim() ? { schemaSql } : {}),
-      });
-      setUpgrade({ status: 'done', value });
+      const snapshot = await api['capture.snapshot']({ connectionId });
+      setCapture({ snapshotId: snapshot.snapshotId, takenAt: snapshot.takenAt });
+      setUpgrade({ status: 'idle' });
     } catch (error) {
       setUpgrade({ status: 'failed', error: toShownError(error) });
     }
   }
+
+  /** The performance_schema classes that ran since the snapshot (sample text where the server keeps it). */
+  async function digestClasses(): Promise<{ classes: CapturedClass[]; from: string }> {
+    if (!connectionId || !capture) throw new AdvisorError('INVALID_INPUT', 'Start a capture first.');
+    setProgress('Reading the digests that ran since the capture started…');
+    const delta = await api['capture.delta']({ connectionId, fromSnapshotId: capture.snapshotId });
+    const classes = [...delta.classes, ...(delta.overflow ? [delta.overflow] : [])].flatMap((entry) => {
+      const sql = entry.sampleText ?? entry.digestText;
+      return sql
+        ? [
+            {
+              sql,
+              fingerprint: entry.fingerprint?.fingerprint ?? entry.digestText ?? sql,
+              count: entry.count,
+            },
+          ]
+        : [];
+    });
+    return {
+      classes,
+      from: `performance_schema, ${Math.round(delta.windowSeconds)} s since the capture started`,
+    };
+  }
+
+  /** The classes of a slow log file, digested in the background with progress. */
+  async function slowLogClasses(): Promise<{ classes: CapturedClass[]; from: string }> {
+    const path = slowLogPath.trim();
+    if (!path) throw new AdvisorError('INVALID_INPUT', 'Enter the path of a slow log file on this machine.');
+    const { jobId } = await api['digest.start']({ paths: [path] });
+    for (;;) {
+      const status = await api['job.status']({ jobId });
+      if (cancelled.current) throw new AdvisorError('CANCELLED', 'Cancelled.');
+      if (status.state === 'done') {
+        const result = status.result as DigestResult | undefined;
+        const classes = (result?.classes ?? []).map((entry) => ({
+          sql: entry.example.sql,
+          fingerprint: entry.fingerprint,
+          count: entry.queryCount,
+        }));
+        return { classes, from: path };
+      }
+      if (status.state !== 'running') {
+        throw new AdvisorError(
+          (status.error?.code ?? 'INTERNAL') as ErrorCode,
+          status.error?.message ?? `The digest job ${status.state}.`,
+          status.error?.hint ? { hint: status.error.hint } : {},
+        );
+      }
+      setProgress(`Digesting ${path}: ${formatCount(status.progress.events ?? 0)} events…`);
+      await new Promise((resolve) => window.setTimeout(resolve, 250));
+    }
+  }
+
+  async function runUpgrade() {
+    const picked = upgradeTargets[target] ?? upgradeTargets[1];
+    const common = {
+      target: { flavor: picked.flavor, version: picked.version },
+      ...(sqlMode.trim() ? { sqlMode: sqlMode.trim() } : {}),
+      ...(connectionId ? { connectionId } : schemaSql.trim() ? { schemaSql } : {}),
+    };
+    setUpgrade({ status: 'running' });
+    setProgress('');
+    try {
+      if (source === 'editor') {
+        const report = await api['sqlmode.upgrade']({ sql: getSql(), ...common });
+        setUpgrade({ status: 'done', value: { kind: 'statements', report } });
+        return;
+      }
+      const { classes, from } = source === 'digest' ? await digestClasses() : await slowLogClasses();
+      setProgress(`Checking ${formatCount(classes.length)} classes…`);
+      const report = await api['sqlmode.upgradeClasses']({ classes, ...common });
+      setUpgrade({ status: 'done', value: { kind: 'classes', report, from } });
+    } catch (error) {
+      setUpgrade({ status: 'failed', error: toShownError(error) });
+    } finally {
+      setProgress('');
+    }
+  }
+
+  const runLabel =
+    source === 'editor'
+      ? 'Check the editor’s statements'
+      : source === 'digest'
+        ? 'Check captured classes'
+        : 'Digest and check';
+  const runDisabled = upgrade.status === 'running' || (source === 'digest' && (!connectionId || !capture));
 
   return (
     <div className="modes" data-testid="modes-panel-body">
@@ -118,24 +232,98 @@ export function ModesPanel({ api, connectionId, getSql, schemaSql }: ModesPanelP
             value={sqlMode}
             onChange={(event) => setSqlMode(event.target.value)}
           />
+        </div>
+        <form
+          className="section-head modes__source"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (!runDisabled) void runUpgrade();
+          }}
+        >
+          <label>
+            Check{' '}
+            <select
+              aria-label="Statements to check"
+              value={source}
+              onChange={(event) => {
+                setSource(event.target.value as UpgradeSource);
+                setUpgrade({ status: 'idle' });
+              }}
+              data-testid="modes-source"
+            >
+              {(Object.keys(sourceLabels) as UpgradeSource[]).map((key) => (
+                <option key={key} value={key}>
+                  {sourceLabels[key]}
+                </option>
+              ))}
+            </select>
+          </label>
+          {source === 'digest' && (
+            <button
+              type="button"
+              className="button button--small"
+              onClick={() => void startCapture()}
+              disabled={!connectionId || upgrade.status === 'running'}
+              title={
+                connectionId
+                  ? 'Read the statement digests now (read-only); what runs from now on is captured'
+                  : 'Connect to a server first'
+              }
+              data-testid="modes-capture-start"
+            >
+              {capture ? 'Restart capture' : 'Start capture'}
+            </button>
+          )}
+          {source === 'slowlog' && (
+            <input
+              aria-label="Slow log file path"
+              placeholder="/var/lib/mysql/host-slow.log"
+              className="modes__mode-input"
+              spellCheck={false}
+              value={slowLogPath}
+              onChange={(event) => setSlowLogPath(event.target.value)}
+              data-testid="modes-slowlog-path"
+            />
+          )}
           <button
-            type="button"
+            type="submit"
             className="button button--small button--primary"
-            onClick={() => void runUpgrade()}
-            disabled={upgrade.status === 'running'}
+            disabled={runDisabled}
             data-testid="modes-upgrade-run"
           >
-            Check the editor&rsquo;s statements
+            {runLabel}
           </button>
-        </div>
-        {upgrade.status === 'idle' && (
+        </form>
+        {source === 'digest' && !connectionId && (
+          <p className="empty-state__hint" data-testid="modes-capture-offline">
+            Connect to a server with performance_schema ON to capture the statements it runs.
+          </p>
+        )}
+        {source === 'digest' && connectionId && (
+          <p className="empty-state__hint" data-testid="modes-capture-state">
+            {capture
+              ? `Capturing since ${new Date(capture.takenAt).toLocaleTimeString()}: let the workload run, then check the captured classes.`
+              : 'Start a capture, let the application run its workload, then check every statement class it ran (with its execution count).'}
+          </p>
+        )}
+        {upgrade.status === 'running' && progress && (
+          <p className="empty-state__hint" role="status" data-testid="modes-capture-progress">
+            {progress}
+          </p>
+        )}
+        {upgrade.status === 'idle' && source === 'editor' && (
           <p className="empty-state__hint">
             Pick a target and check: every statement in the current editor tab that would fail or behave
             differently there is listed with the predicted error.
           </p>
         )}
         {upgrade.status === 'failed' && <ErrorBox error={upgrade.error} testId="modes-upgrade-error" />}
-        {upgrade.status === 'done' && <UpgradeView report={upgrade.value} />}
+        {upgrade.status === 'done' && upgrade.value.kind === 'statements' && (
+          <UpgradeView report={upgrade.value.report} />
+        )}
+        {upgrade.status === 'done' && upgrade.value.kind === 'classes' && (
+          <UpgradeClassesView report={upgrade.value.report} from={upgrade.value.from} />
+        )}
       </section>
     </div>
   );
@@ -253,6 +441,64 @@ function UpgradeView({ report }: { report: UpgradeReport }) {
                 </td>
                 <td>
                   <code className="data-table__sql">{item.sql}</code>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}
+
+function counted({ classes, events }: { classes: number; events: number }): string {
+  return `${formatCount(classes)} ${classes === 1 ? 'class' : 'classes'} (${formatCount(events)} ${events === 1 ? 'execution' : 'executions'})`;
+}
+
+function UpgradeClassesView({ report, from }: { report: UpgradeClassesReport; from: string }) {
+  const codes = Object.entries(report.byCode);
+  return (
+    <div data-testid="modes-upgrade-classes">
+      <p className="modes__summary" data-testid="modes-upgrade-summary">
+        {counted(report.total)} from {from}, under <code>{report.target.sqlMode || "''"}</code>:{' '}
+        {counted(report.failing)} would fail, {counted(report.changing)} would change behaviour
+        {codes.length > 0 &&
+          ` (${codes.map(([code, count]) => `${code}: ${formatCount(count.events)} executions`).join(', ')})`}
+        {report.parseErrors.classes > 0 && `; ${counted(report.parseErrors)} could not be parsed`}.
+      </p>
+      {report.total.classes === 0 && (
+        <p className="empty-state__hint" data-testid="modes-upgrade-no-classes">
+          No statement classes were captured. Let the workload run (or pick another file), then check again.
+        </p>
+      )}
+      {report.items.length > 0 && (
+        <table className="data-table">
+          <thead>
+            <tr>
+              <th scope="col">Executions</th>
+              <th scope="col">Outcome</th>
+              <th scope="col">Rule</th>
+              <th scope="col">Predicted</th>
+              <th scope="col">Class</th>
+            </tr>
+          </thead>
+          <tbody>
+            {report.items.map((item, index) => (
+              <tr key={index} data-testid="modes-upgrade-class">
+                <td>{formatCount(item.count)}</td>
+                <td>
+                  <span className={`badge ${item.outcome === 'error' ? 'badge--error' : 'badge--caution'}`}>
+                    {item.outcome}
+                  </span>
+                </td>
+                <td>{item.rule}</td>
+                <td>
+                  {item.predictedError
+                    ? `ERROR ${item.predictedError.code}: ${item.predictedError.message}`
+                    : item.message}
+                </td>
+                <td title={item.sql}>
+                  <code className="data-table__sql">{item.fingerprint}</code>
                 </td>
               </tr>
             ))}

@@ -1,7 +1,7 @@
 // API area: sql_mode server view and the upgrade view ("what breaks under mode X or on server Y").
 
 import { z } from 'zod';
-import type { SqlModeView, UpgradeReport } from '../../core/sqlmode/views.js';
+import type { SqlModeView, UpgradeClassesReport, UpgradeReport } from '../../core/sqlmode/views.js';
 
 const sqlmodeViewSchema = z.object({ connectionId: z.string().min(1) });
 const sqlmodeUpgradeSchema = z.object({
@@ -14,9 +14,23 @@ const sqlmodeUpgradeSchema = z.object({
   connectionId: z.string().optional(),
 });
 
+const sqlmodeUpgradeClassesSchema = sqlmodeUpgradeSchema.omit({ sql: true }).extend({
+  /** Captured classes (slow-log digest or performance_schema delta): example text, fingerprint, executions. */
+  classes: z
+    .array(
+      z.object({
+        sql: z.string().min(1).max(1_000_000),
+        fingerprint: z.string().max(1_000_000),
+        count: z.number().int().min(0),
+      }),
+    )
+    .max(20_000),
+});
+
 export const sqlmodeSchemas = {
   'sqlmode.view': sqlmodeViewSchema,
   'sqlmode.upgrade': sqlmodeUpgradeSchema,
+  'sqlmode.upgradeClasses': sqlmodeUpgradeClassesSchema,
 } as const;
 
 export interface SqlModeApi {
@@ -24,4 +38,8 @@ export interface SqlModeApi {
   'sqlmode.view'(request: z.input<typeof sqlmodeViewSchema>): Promise<SqlModeView>;
   /** Run the sql-mode rules over statements for a target and count what would fail or change. */
   'sqlmode.upgrade'(request: z.input<typeof sqlmodeUpgradeSchema>): Promise<UpgradeReport>;
+  /** The same over captured digest / slow-log classes: per class, with counts in classes and executions. */
+  'sqlmode.upgradeClasses'(
+    request: z.input<typeof sqlmodeUpgradeClassesSchema>,
+  ): Promise<UpgradeClassesReport>;
 }

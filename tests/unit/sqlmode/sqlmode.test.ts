@@ -7,7 +7,7 @@ import type { CliIo } from '../../../src/cli/io.js';
 import { schemaFromDdl } from '../../../src/core/schema/ddl.js';
 import { DEFAULT_SQL_MODES, MODES } from '../../../src/core/sqlmode/data.js';
 import { defaultSqlMode, expandSqlMode, validateSqlMode } from '../../../src/core/sqlmode/modes.js';
-import { buildSqlModeView, whatBreaks } from '../../../src/core/sqlmode/views.js';
+import { buildSqlModeView, whatBreaks, whatBreaksForClasses } from '../../../src/core/sqlmode/views.js';
 
 const DIR = path.resolve(import.meta.dirname, '../../fixtures/sqlmode');
 
@@ -131,6 +131,81 @@ describe('upgrade view', () => {
     expect(report.items.filter((i) => i.outcome === 'error').map((i) => i.predictedError?.code)).toEqual([
       1364,
     ]);
+  });
+});
+
+describe('upgrade view over captured classes', () => {
+  const schema = schemaFromDdl(fs.readFileSync(path.join(DIR, 'schema.sql'), 'utf8'), 'mysql').schema;
+  // As a slow-log digest or performance_schema capture delivers them: example, fingerprint, count.
+  const classes = [
+    {
+      sql: 'insert into events_t (profile_id) values (7)',
+      fingerprint: 'insert into events_t (profile_id) values(?+)',
+      count: 1200,
+    },
+    {
+      sql: 'SELECT profile_id, event_date FROM events_t GROUP BY profile_id',
+      fingerprint: 'select profile_id, event_date from events_t group by profile_id',
+      count: 40,
+    },
+    {
+      sql: 'SELECT profile_id, COUNT(*) FROM events_t GROUP BY profile_id DESC;',
+      fingerprint: 'select profile_id, count(*) from events_t group by profile_id desc',
+      count: 3,
+    },
+    {
+      sql: 'UPDATE IGNORE events_t SET profile_id = 1 WHERE id = 2',
+      fingerprint: 'update ignore events_t set profile_id = ? where id = ?',
+      count: 9,
+    },
+    {
+      sql: 'SELECT id FROM events_t WHERE id = 5',
+      fingerprint: 'select id from events_t where id = ?',
+      count: 100000,
+    },
+    {
+      sql: 'SELECT * FROM events_t WHERE id IN (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14...',
+      fingerprint: 'select * from events_t where id in(?+)',
+      count: 5,
+    },
+  ];
+
+  it('MySQL 8.0 defaults: counts in classes and executions, failing classes first, most executed first', () => {
+    const report = whatBreaksForClasses(classes, { flavor: 'mysql', version: '8.0.33' }, schema);
+    expect({
+      total: report.total,
+      failing: report.failing,
+      changing: report.changing,
+      parseErrors: report.parseErrors,
+      byCode: report.byCode,
+      items: report.items.map((item) => [
+        item.classIndex,
+        item.count,
+        item.outcome,
+        item.rule,
+        item.predictedError?.code ?? null,
+      ]),
+    }).toEqual({
+      total: { classes: 6, events: 101257 },
+      failing: { classes: 3, events: 1243 },
+      changing: { classes: 0, events: 0 },
+      parseErrors: { classes: 1, events: 5 },
+      byCode: {
+        1055: { classes: 1, events: 40 },
+        1064: { classes: 1, events: 3 },
+        1364: { classes: 1, events: 1200 },
+      },
+      items: [
+        [0, 1200, 'error', 'MOD001', 1364],
+        [1, 40, 'error', 'MOD004', 1055],
+        [2, 3, 'error', 'MOD011', 1064],
+      ],
+    });
+  });
+
+  it('MariaDB 10.11 defaults: GROUP BY … DESC and the non-grouped column pass, the missing value still fails', () => {
+    const report = whatBreaksForClasses(classes, { flavor: 'mariadb', version: '10.11.6' }, schema);
+    expect(report.byCode).toEqual({ 1364: { classes: 1, events: 1200 } });
   });
 });
 
