@@ -16,6 +16,7 @@ import { createProfilesHandlers } from './handlers/profiles.js';
 import { createSchemaHandlers } from './handlers/schema.js';
 import type { ProfileService } from './services/profiles.js';
 import { createConnectionStatusHandlers } from './handlers/connection-status.js';
+import { WorkspaceSessions } from './services/workspace-sessions.js';
 
 export interface Services {
   connections: ConnectionService;
@@ -26,11 +27,16 @@ export interface Services {
   capture?: CaptureService;
   /** Saved profiles and their secret store; created (without secret storage) when absent. */
   profiles?: ProfileService;
+  /** Open workspaces per profile, shared by the workspace and locks areas; created when absent. */
+  workspaces?: WorkspaceSessions;
 }
 
 /** Build the handlers; a missing method is a compile error (AdvisorApi). */
 export function createHandlers(services: Services): AdvisorApi {
   const { connections } = services;
+  services.workspaces ??= new WorkspaceSessions(
+    services.userDataDir ? { userDataDir: services.userDataDir } : {},
+  );
   return {
     async 'app.info'() {
       return services.app;

@@ -13,6 +13,7 @@ import { checksum, fingerprint } from '../fingerprint/index.js';
 import { servedSql, type AnalysisReport, type Suggestion, type SuggestionKind } from '../model/report.js';
 import { tableNodes, type PlanNode } from '../explain/plan.js';
 import type { PlanVerdict } from '../explain/summarize.js';
+import { addToDeadlockHistory, type Deadlock, type DeadlockHistoryEntry } from '../locks/deadlock.js';
 
 /** The format written by this version. */
 export const WORKSPACE_VERSION = 2;
@@ -102,6 +103,12 @@ export interface Workspace {
   notes: WorkspaceNote[];
   /** Advisor rule IDs disabled in this workspace (sorted; absent = none). */
   disabledRules?: string[];
+  /**
+   * Distinct deadlocks seen on this profile's server (Locks panel), keyed by their fingerprint, oldest
+   * first. Optional and additive: files without it (all version 2 files before it, and migrated
+   * version 1 files) simply have none.
+   */
+  deadlocks?: DeadlockHistoryEntry[];
 }
 
 const suggestionSchema = z.object({
@@ -167,6 +174,7 @@ const currentSchema = z.object({
     z.object({ id: z.string(), text: z.string(), itemId: z.string().optional(), createdAt: z.string() }),
   ),
   disabledRules: z.array(z.string().regex(/^[A-Z0-9]{1,20}$/)).optional(),
+  deadlocks: z.array(deadlockEntrySchema()).optional(),
 });
 
 /**
@@ -520,4 +528,54 @@ function tableOfDdl(ddl: string | undefined): string | null {
 /** Accepted items, in workspace order. */
 export function acceptedItems(workspace: Workspace): WorkspaceItem[] {
   return workspace.items.filter((item) => item.status === 'accepted');
+}
+
+/** At most this many distinct deadlocks are kept per workspace (the least recently seen go first). */
+export const MAX_WORKSPACE_DEADLOCKS = 100;
+
+/**
+ * Keep a deadlock in the workspace's history: a new fingerprint is added, a new occurrence (another
+ * `detectedAt`) of a known one is counted, the same report read again (every poll, and after a
+ * restart) changes nothing. Returns whether the workspace changed (then save it).
+ */
+export function recordDeadlock(workspace: Workspace, deadlock: Deadlock): boolean {
+  const { history, added } = addToDeadlockHistory(workspace.deadlocks ?? [], deadlock);
+  if (!added) return false;
+  // Most recently seen last; drop the least recently seen beyond the cap.
+  const touched = history.find((entry) => entry.fingerprint === deadlock.fingerprint);
+  const rest = history.filter((entry) => entry !== touched);
+  workspace.deadlocks = [...rest, ...(touched ? [touched] : [])].slice(-MAX_WORKSPACE_DEADLOCKS);
+  return true;
+}
+
+/** The zod schema of a kept deadlock: the fields the app reads are checked, the parsed report is kept as is. */
+function deadlockEntrySchema() {
+  const lock = z
+    .object({ lockType: z.string(), mode: z.string(), table: z.string().nullable() })
+    .passthrough();
+  const transaction = z
+    .object({
+      number: z.number(),
+      trxId: z.string(),
+      threadId: z.number().nullable(),
+      statement: z.string().nullable(),
+      holds: z.array(lock),
+      waitsFor: lock.nullable(),
+    })
+    .passthrough();
+  return z.object({
+    fingerprint: z.string(),
+    occurrences: z.number().int().min(1),
+    firstDetectedAt: z.string().nullable(),
+    lastDetectedAt: z.string().nullable(),
+    latest: z
+      .object({
+        detectedAt: z.string().nullable(),
+        transactions: z.array(transaction),
+        victim: z.number().nullable(),
+        victimTrxId: z.string().nullable(),
+        fingerprint: z.string(),
+      })
+      .passthrough(),
+  });
 }

@@ -16,33 +16,19 @@ import { AdvisorError } from '../../shared/errors.js';
 import type { Services } from '../handlers.js';
 import { loadSchema } from '../services/schema.js';
 import { readDdlEnvironment, readTableStats } from '../services/environment.js';
-import {
-  defaultWorkspacePath,
-  loadOrCreateWorkspace,
-  loadWorkspace,
-  saveWorkspace,
-} from '../services/workspace-store.js';
+import { loadWorkspace, saveWorkspace } from '../services/workspace-store.js';
+import { WorkspaceSessions } from '../services/workspace-sessions.js';
 
 export function createWorkspaceHandlers(services: Services): WorkspaceApi {
   const { connections } = services;
-  /** Open workspaces by profile: their file path and content. */
-  const open = new Map<string, { path: string; workspace: Workspace }>();
-
-  async function current(profileId: string): Promise<{ path: string; workspace: Workspace }> {
-    const known = open.get(profileId);
-    if (known) return known;
-    const path = defaultWorkspacePath(
-      profileId,
-      services.userDataDir ? { userDataDir: services.userDataDir } : {},
-    );
-    const { workspace } = await loadOrCreateWorkspace(path, { id: profileId });
-    const entry = { path, workspace };
-    open.set(profileId, entry);
-    return entry;
-  }
+  /** Open workspaces by profile, shared with the other areas that write to them (locks). */
+  const sessions =
+    services.workspaces ??
+    new WorkspaceSessions(services.userDataDir ? { userDataDir: services.userDataDir } : {});
+  const current = (profileId: string) => sessions.current(profileId);
 
   async function persist(entry: { path: string; workspace: Workspace }): Promise<WorkspaceReply> {
-    await saveWorkspace(entry.path, entry.workspace);
+    await sessions.persist(entry);
     return { workspace: entry.workspace, path: entry.path };
   }
 
@@ -95,7 +81,7 @@ export function createWorkspaceHandlers(services: Services): WorkspaceApi {
     async 'workspace.open'({ profileId = 'offline', path }) {
       const { workspace } = await loadWorkspace(path);
       const entry = { path, workspace };
-      open.set(profileId, entry);
+      sessions.set(profileId, entry);
       return { workspace, path };
     },
     async 'export.preview'({ profileId = 'offline', connectionId, ...options }) {
