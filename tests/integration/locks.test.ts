@@ -1,4 +1,7 @@
 // Lock view and locking-read rewrites proven on MySQL 8.0.33 and MariaDB 10.11 (issue "Live lock waits", Server truth).
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Connection, RowDataPacket } from 'mysql2/promise';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { rewriteLockingRead } from '../../src/core/locks/rewrite.js';
@@ -15,6 +18,9 @@ import {
   type LockSnapshot,
 } from '../../src/main/services/locks.js';
 import { detectServerInfo } from '../../src/main/services/server-info.js';
+import { dispatch } from '../../src/main/dispatch.js';
+import { createHandlers } from '../../src/main/handlers.js';
+import { ConnectionService } from '../../src/main/services/connection.js';
 import { connect, scratchDatabaseName, testServers } from '../support/db.js';
 
 const seedTable = `CREATE TABLE product (
@@ -380,10 +386,11 @@ describe.each(testServers())('locks on $flavor', ({ flavor, url }) => {
     });
   });
 
-  it('parses a real deadlock between two sessions from InnoDB status', async () => {
-    await seed();
-    const [a, b] = [await session(), await session()];
-    const threads = [await threadId(a), await threadId(b)];
+  /** Two sessions deadlock on rows 1 and 2; resolves to both statements' errors (one 1213) or 'timeout'. */
+  async function causeDeadlock(
+    a: Connection,
+    b: Connection,
+  ): Promise<({ errno?: number } | null)[] | 'timeout'> {
     await a.query('START TRANSACTION');
     await b.query('START TRANSACTION');
     await a.query('SELECT * FROM product WHERE p_id = 1 FOR UPDATE');
@@ -391,10 +398,17 @@ describe.each(testServers())('locks on $flavor', ({ flavor, url }) => {
     const first = background(a, "UPDATE product SET p_name = 'a' WHERE p_id = 2");
     await pollUntil(monitor, server, (s) => s.waits.length > 0);
     const second = background(b, "UPDATE product SET p_name = 'b' WHERE p_id = 1");
-    const errors = await Promise.race([
+    return Promise.race([
       Promise.all([first, second]),
-      new Promise((resolve) => setTimeout(resolve, 5000)),
+      new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 5000)),
     ]);
+  }
+
+  it('parses a real deadlock between two sessions from InnoDB status', async () => {
+    await seed();
+    const [a, b] = [await session(), await session()];
+    const threads = [await threadId(a), await threadId(b)];
+    const errors = await causeDeadlock(a, b);
     const snapshot = await pollLocks(monitor, server);
     const deadlock = snapshot.deadlocks[0];
     const byThread = new Map(deadlock?.transactions.map((txn) => [txn.threadId, txn]));
@@ -419,6 +433,59 @@ describe.each(testServers())('locks on $flavor', ({ flavor, url }) => {
         ['PRIMARY', 'X,REC_NOT_GAP'],
       ],
       victimIsOne: true,
+    });
+  });
+
+  it('keeps each distinct deadlock in the workspace: recorded by the live poll, still there after a restart, not counted twice', async () => {
+    await seed();
+    const userDataDir = mkdtempSync(path.join(os.tmpdir(), 'sargable-locks-'));
+    const start = () => {
+      const connections = new ConnectionService();
+      const handlers = createHandlers({
+        connections,
+        app: { name: 'Sargable', version: 'test', mode: 'web' },
+        userDataDir,
+      });
+      const call = async <T>(method: string, request: unknown): Promise<T> => {
+        const reply = await dispatch(handlers, method, request);
+        if (!reply.ok) throw Object.assign(new Error(reply.error.message), reply.error);
+        return reply.value as T;
+      };
+      return { connections, call };
+    };
+    const [a, b] = [await session(), await session()];
+    expect(await causeDeadlock(a, b)).not.toBe('timeout');
+    const history = async (app: ReturnType<typeof start>) => {
+      const { connectionId } = await app.call<{ connectionId: string }>('connection.open', { dsn: url });
+      const snapshot = await app.call<LockSnapshot>('locks.poll', { connectionId, profileId: 'locks-test' });
+      const again = await app.call<LockSnapshot>('locks.poll', { connectionId, profileId: 'locks-test' });
+      await app.connections.closeAll();
+      return [snapshot, again].map((one) =>
+        (one.deadlockHistory ?? []).map((entry) => [
+          entry.fingerprint,
+          entry.occurrences,
+          entry.latest.transactions.map((txn) => txn.statement).sort(),
+        ]),
+      );
+    };
+    const first = await history(start());
+    const afterRestart = await history(start());
+    const file = JSON.parse(
+      readFileSync(path.join(userDataDir, 'workspaces', 'locks-test.sargable.json'), 'utf8'),
+    ) as { deadlocks?: unknown[] };
+    const latest = (await pollLocks(monitor, server, { rewrites: false })).deadlocks[0];
+    const expected = [
+      [
+        latest?.fingerprint,
+        1,
+        ["UPDATE product SET p_name = 'a' WHERE p_id = 2", "UPDATE product SET p_name = 'b' WHERE p_id = 1"],
+      ],
+    ];
+    // Earlier deadlocks of this server (other tests) may be the latest one; this test's is the latest now.
+    expect({ first, afterRestart, inFile: file.deadlocks?.length }).toEqual({
+      first: [expected, expected],
+      afterRestart: [expected, expected],
+      inFile: 1,
     });
   });
 

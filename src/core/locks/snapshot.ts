@@ -1,6 +1,6 @@
 // The result of one lock poll (the CLI/UI JSON contract of `sargable locks`); it only grows.
 
-import type { Deadlock } from './deadlock.js';
+import type { Deadlock, DeadlockHistoryEntry } from './deadlock.js';
 import type {
   BatchingAdvice,
   LockFootprintWarning,
@@ -13,7 +13,15 @@ import type { LockCount, MetadataWait, WaitRow } from './types.js';
 
 /** Something the view could not show, with the exact fix. */
 export interface LockProblem {
-  area: 'waits' | 'transactions' | 'statements' | 'lockCounts' | 'metadataWaits' | 'deadlocks' | 'explain';
+  area:
+    | 'waits'
+    | 'transactions'
+    | 'statements'
+    | 'lockCounts'
+    | 'metadataWaits'
+    | 'deadlocks'
+    | 'explain'
+    | 'workspace';
   message: string;
   /** The GRANT or setting that fixes it. */
   fix: string;
@@ -44,6 +52,11 @@ export interface LockSnapshot {
   lockCounts: LockCount[];
   metadataWaits: MetadataWait[];
   deadlocks: Deadlock[];
+  /**
+   * The distinct deadlocks kept in the profile's workspace (the live view records `deadlocks` there),
+   * least recently seen first. Absent when the poll did not read the workspace (CLI without one).
+   */
+  deadlockHistory?: DeadlockHistoryEntry[];
   problems: LockProblem[];
   /** Milliseconds the poll took. */
   elapsedMs: number;

@@ -5,17 +5,49 @@ import type { Services } from '../handlers.js';
 import { AdvisorError } from '../../shared/errors.js';
 import { countRecordLocks, killSession, pollLocks, statementRewrites } from '../services/locks.js';
 import { assertProductionConfirmed } from '../services/production-guard.js';
+import { WorkspaceSessions } from '../services/workspace-sessions.js';
+import type { LockProblem, LockSnapshot } from '../../core/locks/snapshot.js';
+import { recordDeadlock } from '../../core/workspace/model.js';
 
-export function createLocksHandlers({ connections }: Services): LocksApi {
+export function createLocksHandlers(services: Services): LocksApi {
+  const { connections } = services;
+  const workspaces =
+    services.workspaces ??
+    new WorkspaceSessions(services.userDataDir ? { userDataDir: services.userDataDir } : {});
+
+  /**
+   * Record the poll's deadlock in the profile's workspace (saved only when it is new or a new
+   * occurrence) and attach the kept history. A workspace that cannot be read or written becomes a
+   * problem of the view, never a failed poll.
+   */
+  async function keepDeadlocks(snapshot: LockSnapshot, profileId: string): Promise<LockSnapshot> {
+    try {
+      const entry = await workspaces.current(profileId);
+      let changed = false;
+      for (const deadlock of snapshot.deadlocks)
+        changed = recordDeadlock(entry.workspace, deadlock) || changed;
+      if (changed) await workspaces.persist(entry);
+      return { ...snapshot, deadlockHistory: entry.workspace.deadlocks ?? [] };
+    } catch (error) {
+      const problem: LockProblem = {
+        area: 'workspace',
+        message: `The deadlock history could not be kept in the workspace: ${error instanceof Error ? error.message : String(error)}`,
+        fix: 'Move the damaged workspace file away (the app never overwrites it), or check the permissions of its folder.',
+      };
+      return { ...snapshot, problems: [...snapshot.problems, problem] };
+    }
+  }
+
   return {
-    async 'locks.poll'({ connectionId, limit, lockCounts, explain, rewrites }) {
-      const { connection, server } = connections.get(connectionId);
-      return pollLocks(connection, server, {
+    async 'locks.poll'({ connectionId, profileId, limit, lockCounts, explain, rewrites }) {
+      const { connection, server, target } = connections.get(connectionId);
+      const snapshot = await pollLocks(connection, server, {
         rewrites: rewrites === 'all' ? true : 'lazy',
         ...(limit ? { limit } : {}),
         ...(lockCounts ? { lockCounts } : {}),
         ...(explain ? { explain } : {}),
       });
+      return keepDeadlocks(snapshot, profileId ?? target.label);
     },
     async 'locks.rewrites'({ connectionId, sql }) {
       const { server } = connections.get(connectionId);

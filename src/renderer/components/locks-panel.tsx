@@ -2,6 +2,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AdvisorApi } from '../../shared/api.js';
 import type { LockSnapshot, LockWaitView, StatementRewrites } from '../../core/locks/snapshot.js';
+import type { DeadlockHistoryEntry } from '../../core/locks/deadlock.js';
 import type { BlockingNode } from '../../core/locks/tree.js';
 import type { LockCount, TxnInfo } from '../../core/locks/types.js';
 import { copyText } from '../platform.js';
@@ -199,17 +200,7 @@ export function LocksPanel({ api, connectionId }: LocksPanelProps) {
           </table>
         </section>
       )}
-      {snapshot && snapshot.deadlocks.length > 0 && (
-        <section className="locks__section" aria-label="Deadlocks">
-          <h3>
-            Latest deadlock{snapshot.deadlocks[0]?.detectedAt ? ` (${snapshot.deadlocks[0].detectedAt})` : ''}
-          </h3>
-          <p className="empty-state__hint">
-            {snapshot.deadlocks[0]?.transactions.length} transactions; victim{' '}
-            {snapshot.deadlocks[0]?.victimTrxId ?? 'unknown'}.
-          </p>
-        </section>
-      )}
+      {snapshot && <Deadlocks snapshot={snapshot} />}
       {kill && (
         <ConfirmDialog
           testId="kill-confirm"
@@ -545,6 +536,85 @@ function LockCounts({ api, connectionId, trxId }: { api: AdvisorApi; connectionI
             </tbody>
           </table>
         ))}
+    </section>
+  );
+}
+
+/** The distinct deadlocks kept in the workspace (newest first), or the latest one when no history was read. */
+function Deadlocks({ snapshot }: { snapshot: LockSnapshot }) {
+  const history: DeadlockHistoryEntry[] =
+    snapshot.deadlockHistory ??
+    snapshot.deadlocks.map((deadlock) => ({
+      fingerprint: deadlock.fingerprint,
+      occurrences: 1,
+      firstDetectedAt: deadlock.detectedAt,
+      lastDetectedAt: deadlock.detectedAt,
+      latest: deadlock,
+    }));
+  const [open, setOpen] = useState<string | null>(null);
+  return (
+    <section className="locks__section" aria-label="Deadlocks" data-testid="locks-deadlocks">
+      <h3>Deadlocks{snapshot.deadlockHistory ? ' (kept in the workspace)' : ''}</h3>
+      {history.length === 0 ? (
+        <p className="empty-state__hint" data-testid="locks-deadlocks-empty">
+          No deadlock seen on this server yet. Each distinct deadlock InnoDB reports is kept here, also after
+          a restart.
+        </p>
+      ) : (
+        <ul className="locks__deadlocks">
+          {[...history].reverse().map((entry) => {
+            const deadlock = entry.latest;
+            const expanded = open === entry.fingerprint;
+            return (
+              <li key={entry.fingerprint} data-testid="locks-deadlock">
+                <button
+                  type="button"
+                  className="locks__deadlock-head"
+                  aria-expanded={expanded}
+                  onClick={() => setOpen(expanded ? null : entry.fingerprint)}
+                >
+                  <span className="badge badge--error">
+                    {entry.occurrences === 1 ? 'once' : `${entry.occurrences} times`}
+                  </span>
+                  <span>
+                    last {entry.lastDetectedAt ?? 'at an unknown time'}
+                    {entry.occurrences > 1 && entry.firstDetectedAt
+                      ? ` · first ${entry.firstDetectedAt}`
+                      : ''}
+                  </span>
+                  <span className="status-bar__muted">
+                    {deadlock.transactions.length} transactions · victim ({deadlock.victim ?? '?'}) ·{' '}
+                    {entry.fingerprint}
+                  </span>
+                </button>
+                {expanded && (
+                  <table className="data-table">
+                    <tbody>
+                      {deadlock.transactions.map((txn) => (
+                        <tr key={txn.number}>
+                          <td>
+                            ({txn.number}){txn.number === deadlock.victim ? ' rolled back' : ''}
+                          </td>
+                          <td>thread {txn.threadId ?? '?'}</td>
+                          <td>
+                            <code className="data-table__sql">{txn.statement}</code>
+                          </td>
+                          <td>
+                            waits for{' '}
+                            {txn.waitsFor
+                              ? `${txn.waitsFor.mode} on ${txn.waitsFor.table ?? '?'}${txn.waitsFor.index ? `.${txn.waitsFor.index}` : ''}`
+                              : '—'}
+                          </td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      )}
     </section>
   );
 }

@@ -12,6 +12,8 @@ const pollSchema = z.object({
    */
   rewrites: z.enum(['lazy', 'all']).optional(),
   connectionId: z.string().min(1),
+  /** The workspace profile that keeps the deadlock history (default: the connection's label, as the UI names its session). */
+  profileId: z.string().min(1).max(200).optional(),
   limit: z.number().int().min(1).max(1000).optional(),
   /** Grouped lock counts per transaction and index (MySQL 8; walks the blockers' locks). */
   lockCounts: z.boolean().optional(),
