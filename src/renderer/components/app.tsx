@@ -83,6 +83,7 @@ const hasModes = hasMethod('sqlmode.view') && hasMethod('sqlmode.upgrade');
 const hasTop = hasMethod('digest.start') && hasMethod('job.status') && hasMethod('job.cancel');
 const hasLocks = hasMethod('locks.poll') && hasMethod('locks.kill');
 const hasExport = hasMethod('workspace.get') && hasMethod('export.preview');
+const hasRuleToggles = hasMethod('workspace.get') && hasMethod('workspace.setRuleDisabled');
 
 /** The whole UI. */
 export function App({ api }: { api: AdvisorApi }) {
@@ -109,6 +110,10 @@ export function App({ api }: { api: AdvisorApi }) {
   const [plan, setPlan] = useState<PlanState>({ status: 'idle' });
   const [verifications, setVerifications] = useState<Record<string, WhatIfReply>>({});
   const [accepted, setAccepted] = useState<Set<string>>(new Set());
+  /** Rules disabled in the current profile's workspace (passed to every analysis). */
+  const [disabledRules, setDisabledRules] = useState<string[]>([]);
+  const disabledRulesRef = useRef(disabledRules);
+  disabledRulesRef.current = disabledRules;
   const [exportRevision, setExportRevision] = useState(0);
   const [info, setInfo] = useState<{ info: AppInfo | null; error: ShownError | null }>({
     info: null,
@@ -118,6 +123,36 @@ export function App({ api }: { api: AdvisorApi }) {
   const editor = useRef<SqlEditor | null>(null);
   const sessionRef = useRef(session);
   sessionRef.current = session;
+  const currentProfile = profileId(session);
+  const analyzeRef = useRef<
+    ((scope: 'statement' | 'all', options?: { showPanel?: boolean }) => Promise<void>) | null
+  >(null);
+  useEffect(() => {
+    if (!hasRuleToggles) return;
+    let cancelled = false;
+    api['workspace.get']({ profileId: currentProfile }).then(
+      ({ workspace }) => {
+        if (!cancelled) setDisabledRules(workspace.disabledRules ?? []);
+      },
+      () => undefined,
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [api, currentProfile]);
+  const toggleRule = useCallback(
+    (rule: string, disabled: boolean) => {
+      api['workspace.setRuleDisabled']({ profileId: currentProfile, rule, disabled }).then(
+        ({ workspace }) => {
+          setDisabledRules(workspace.disabledRules ?? []);
+          disabledRulesRef.current = workspace.disabledRules ?? [];
+          void analyzeRef.current?.('all', { showPanel: true });
+        },
+        () => undefined,
+      );
+    },
+    [api, currentProfile],
+  );
   const activeRef = useRef(activeTab);
   activeRef.current = activeTab;
   const running = useRef(false);
@@ -147,7 +182,9 @@ export function App({ api }: { api: AdvisorApi }) {
       const slice = scope === 'statement' ? statementAt(text, instance.cursorOffset()) : null;
       const sql = slice ? isolateStatement(text, slice) : text;
       try {
-        const report = await api['analyze.run'](analyzeRequest(sessionRef.current, sql));
+        const request = analyzeRequest(sessionRef.current, sql);
+        if (disabledRulesRef.current.length > 0) request.disabledRules = disabledRulesRef.current;
+        const report = await api['analyze.run'](request);
         const reported = reportItems(report);
         if (activeRef.current === tabId) {
           instance.showItems(reported);
@@ -170,6 +207,7 @@ export function App({ api }: { api: AdvisorApi }) {
     },
     [api, setTabAnalysis],
   );
+  analyzeRef.current = analyze;
 
   const showPlanReport = useCallback(
     async (
@@ -460,6 +498,11 @@ export function App({ api }: { api: AdvisorApi }) {
     onApplyRewrite(itemKey, rewrittenSql) {
       editor.current?.applyRewrite(itemKey, rewrittenSql);
     },
+    originalSql(itemKey) {
+      const found = findItem(itemKey);
+      return found?.report.statements.find((entry) => entry.index === found.item.statementIndex)?.sql;
+    },
+    dark,
     onAccept: hasExport
       ? (itemKey, index) => {
           const found = findItem(itemKey);
@@ -751,6 +794,15 @@ export function App({ api }: { api: AdvisorApi }) {
                   }}
                   selectedKey={selectedKey}
                   actions={suggestionActions}
+                  rules={
+                    hasRuleToggles
+                      ? {
+                          disabled: disabledRules,
+                          onDisable: (rule) => toggleRule(rule, true),
+                          onEnable: (rule) => toggleRule(rule, false),
+                        }
+                      : undefined
+                  }
                 />
               ))}
             {panel === 'plan' && (

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { Finding, Severity, Suggestion } from '../../core/model/report.js';
 import type { WhatIfReply } from '../../shared/api/explain.js';
 import { copyText } from '../platform.js';
+import { DiffView } from './diff-view.js';
 import { findingTarget, itemSeverity, type ReportItem } from '../report-items.js';
 
 /** Props of {@link FindingsPanel}. */
@@ -20,6 +21,40 @@ export interface FindingsPanelProps {
   selectedKey?: string | null;
   /** Suggestion actions; omitted in contexts without them. */
   actions?: SuggestionActions;
+  /** Rules disabled in this workspace, and how to change that; omitted where the workspace is unavailable. */
+  rules?: RuleToggles;
+}
+
+/** Disabling advisor rules for the current workspace. */
+export interface RuleToggles {
+  /** Rule IDs disabled in this workspace (sorted). */
+  disabled: readonly string[];
+  onDisable(rule: string): void;
+  onEnable(rule: string): void;
+}
+
+/** The rules disabled in this workspace, each with a Re-enable button; nothing when none are. */
+function DisabledRules({ rules }: { rules: RuleToggles | undefined }) {
+  if (!rules || rules.disabled.length === 0) return null;
+  return (
+    <div className="findings__disabled" data-testid="disabled-rules" role="group" aria-label="Disabled rules">
+      <span>Disabled in this workspace:</span>
+      {rules.disabled.map((rule) => (
+        <span key={rule} className="chip" data-testid="disabled-rule" data-rule={rule}>
+          {rule}
+          <button
+            type="button"
+            className="button button--small"
+            onClick={() => rules.onEnable(rule)}
+            title={`Run ${rule} again in this workspace`}
+            data-testid="enable-rule"
+          >
+            Re-enable
+          </button>
+        </span>
+      ))}
+    </div>
+  );
 }
 
 /** What a suggestion can do from the panel. */
@@ -33,6 +68,10 @@ export interface SuggestionActions {
   /** Null when the workspace API is unavailable. */
   onAccept: ((itemKey: string, suggestionIndex: number) => void) | null;
   accepted: ReadonlySet<string>;
+  /** The analyzed statement of a finding (the left side of a rewrite's diff). */
+  originalSql?(itemKey: string): string | undefined;
+  /** Dark theme for the diff editor. */
+  dark?: boolean;
 }
 
 const severityLabel: Record<Severity, string> = { error: 'Error', warning: 'Warning', info: 'Info' };
@@ -78,6 +117,7 @@ export function FindingsPanel({
   onReveal,
   selectedKey,
   actions,
+  rules,
 }: FindingsPanelProps) {
   const list = useRef<HTMLUListElement>(null);
   useEffect(() => {
@@ -104,11 +144,13 @@ export function FindingsPanel({
       <div className="empty-state" data-testid="findings-none">
         <p className="empty-state__title">No findings</p>
         <p>Every predicate the advisor checks can use an index as written.</p>
+        <DisabledRules rules={rules} />
       </div>
     );
   }
   return (
     <div className="findings">
+      <DisabledRules rules={rules} />
       {stale && (
         <p className="findings__stale" role="status">
           The SQL changed since this analysis. Press <kbd>{shortcut}</kbd> to refresh.
@@ -124,6 +166,7 @@ export function FindingsPanel({
             outdated={stale && !liveKeys.has(item.key)}
             onReveal={() => onReveal(item.key)}
             actions={actions}
+            rules={rules}
           />
         ))}
       </ul>
@@ -157,6 +200,7 @@ function FindingRow({
   outdated,
   onReveal,
   actions,
+  rules,
 }: {
   item: ReportItem;
   expanded: boolean;
@@ -164,6 +208,7 @@ function FindingRow({
   outdated: boolean;
   onReveal(): void;
   actions: SuggestionActions | undefined;
+  rules: RuleToggles | undefined;
 }) {
   const severity = itemSeverity(item);
   const position = item.kind === 'finding' ? item.finding : item.error;
@@ -193,7 +238,13 @@ function FindingRow({
         </span>
       </button>
       {item.kind === 'finding' && (
-        <FindingDetails itemKey={item.key} finding={item.finding} expanded={expanded} actions={actions} />
+        <FindingDetails
+          itemKey={item.key}
+          finding={item.finding}
+          expanded={expanded}
+          actions={actions}
+          rules={rules}
+        />
       )}
     </li>
   );
@@ -204,11 +255,13 @@ function FindingDetails({
   finding,
   expanded,
   actions,
+  rules,
 }: {
   itemKey: string;
   finding: Finding;
   expanded: boolean;
   actions: SuggestionActions | undefined;
+  rules: RuleToggles | undefined;
 }) {
   const target = findingTarget(finding);
   return (
@@ -227,6 +280,17 @@ function FindingDetails({
         <span className="chip chip--muted" data-testid="finding-category">
           {finding.category}
         </span>
+        {rules && (
+          <button
+            type="button"
+            className="button button--small"
+            onClick={() => rules.onDisable(finding.rule)}
+            title={`Stop running ${finding.rule} for this workspace (re-enable it from the list above the findings)`}
+            data-testid="disable-rule"
+          >
+            Disable rule in this workspace
+          </button>
+        )}
       </div>
       {finding.notes && finding.notes.length > 0 && (
         <ul className="finding__notes">
@@ -288,6 +352,8 @@ function SuggestionView({
   const id = `${itemKey}#${index}`;
   const verification = actions?.verifications[id];
   const verifiable = canVerify && suggestion.ddl.length > 0 && suggestion.kind !== 'rewrite';
+  const original = suggestion.rewrittenSql ? actions?.originalSql?.(itemKey) : undefined;
+  const [showDiff, setShowDiff] = useState(false);
   return (
     <li className="suggestion" data-testid="suggestion" data-kind={suggestion.kind}>
       <div className="suggestion__head">
@@ -324,6 +390,18 @@ function SuggestionView({
               Apply to editor
             </button>
           )}
+          {original !== undefined && (
+            <button
+              type="button"
+              className="button button--small"
+              aria-pressed={showDiff}
+              onClick={() => setShowDiff((shown) => !shown)}
+              title="Compare the statement with this rewrite, side by side"
+              data-testid="show-diff"
+            >
+              {showDiff ? 'Hide diff' : 'Diff'}
+            </button>
+          )}
           {actions && verifiable && (
             <button
               type="button"
@@ -357,6 +435,14 @@ function SuggestionView({
 
       {suggestion.ddl.length > 0 && <CodeBlock label="DDL" code={suggestion.ddl.join('\n')} />}
       {suggestion.rewrittenSql && <CodeBlock label="Rewritten SQL" code={suggestion.rewrittenSql} />}
+      {suggestion.rewrittenSql && original !== undefined && showDiff && (
+        <RewriteDiff
+          original={original}
+          rewritten={suggestion.rewrittenSql}
+          dark={actions?.dark ?? false}
+          onApply={actions ? () => actions.onApplyRewrite(itemKey, suggestion.rewrittenSql ?? '') : null}
+        />
+      )}
       {suggestion.notes.length > 0 && (
         <ul className="suggestion__notes">
           {suggestion.notes.map((note) => (
@@ -368,7 +454,8 @@ function SuggestionView({
   );
 }
 
-function CodeBlock({ label, code }: { label: string; code: string }) {
+/** Copy to the clipboard with a short "Copied" / "Copy failed" state. */
+function useCopy(code: string): { state: 'idle' | 'copied' | 'failed'; copy(): Promise<void> } {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   async function copy() {
     try {
@@ -379,6 +466,56 @@ function CodeBlock({ label, code }: { label: string; code: string }) {
     }
     window.setTimeout(() => setState('idle'), 1500);
   }
+  return { state, copy };
+}
+
+/** The statement and its rewrite as a read-only diff, with Copy (the rewrite) and Apply. */
+function RewriteDiff({
+  original,
+  rewritten,
+  dark,
+  onApply,
+}: {
+  original: string;
+  rewritten: string;
+  dark: boolean;
+  onApply: (() => void) | null;
+}) {
+  const { state, copy } = useCopy(rewritten);
+  return (
+    <figure className="code-block">
+      <figcaption className="code-block__head">
+        <span>Rewrite: original ↔ rewritten</span>
+        <span className="suggestion__actions">
+          {onApply && (
+            <button
+              type="button"
+              className="button button--small"
+              onClick={onApply}
+              title="Replace the statement in the editor with this rewrite"
+              data-testid="diff-apply"
+            >
+              Apply
+            </button>
+          )}
+          <button
+            type="button"
+            className="button button--small"
+            onClick={copy}
+            aria-label="Copy rewritten SQL"
+            data-testid="diff-copy"
+          >
+            {state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed' : 'Copy'}
+          </button>
+        </span>
+      </figcaption>
+      <DiffView original={original} rewritten={rewritten} dark={dark} label="Original and rewritten SQL" />
+    </figure>
+  );
+}
+
+function CodeBlock({ label, code }: { label: string; code: string }) {
+  const { state, copy } = useCopy(code);
   return (
     <figure className="code-block">
       <figcaption className="code-block__head">
