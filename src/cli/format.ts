@@ -7,6 +7,8 @@ export function formatReportText(report: AnalysisReport, name: string): string {
   const lines: string[] = [];
   let findings = 0;
   for (const statement of report.statements) {
+    for (const note of statement.notes ?? [])
+      lines.push(`${name}:${statement.line}:${statement.column}: note ${note}`);
     for (const finding of statement.findings) {
       findings++;
       lines.push(

@@ -16,6 +16,9 @@ import { parseStatement, type AstNode } from './sql/parse.js';
 import { collectPredicateSites, type PredicateSite } from './sql/predicates.js';
 import { LineIndex, splitStatements } from './sql/split.js';
 import { sessionSqlModeAfter } from './sqlmode/modes.js';
+import { unknownTableNote } from './sqlmode/statement.js';
+import { findTable } from './model/schema.js';
+import { isNode } from './sql/ast.js';
 import { schemaAfterAlter } from './schema/alter.js';
 import { schemaFromDdl } from './schema/ddl.js';
 import type { ToleratedFacts } from './sql/tolerant.js';
@@ -142,6 +145,8 @@ export function analyze(text: string, options: AnalyzeOptions): AnalysisReport {
         },
       });
     }
+    const unknown = schema.tables.length > 0 ? unknownTables(parsed.ast, kind, schema, server.database) : [];
+    if (unknown.length > 0) statement.notes = unknown.map((table) => unknownTableNote(table));
     schema = schemaAfter(schema, parsed, slice.sql, server, statement.findings);
     const nextMode = sessionSqlModeAfter(parsed.ast, server.flavor, server.version);
     if (nextMode !== undefined) server = { ...server, sqlMode: { ...server.sqlMode, session: nextMode } };
@@ -190,6 +195,37 @@ function schemaAfter(
     source: schema.source === 'none' ? 'ddl' : schema.source,
     tables: [...schema.tables.filter((table) => !replaced.has(table.name.toLowerCase())), ...created],
   };
+}
+
+/**
+ * Tables a DML statement reads or writes that the (non-empty) schema does not know: their statements
+ * are still checked for what needs no column definitions, and say so. CTE names are not tables.
+ */
+function unknownTables(
+  ast: AstNode,
+  kind: StatementKind,
+  schema: SchemaModel,
+  database: string | null,
+): string[] {
+  if (!['select', 'insert', 'replace', 'update', 'delete'].includes(kind)) return [];
+  const ctes = new Set<string>();
+  const names = new Map<string, string>();
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (!isNode(value)) return;
+    if (Array.isArray(value.with))
+      for (const cte of value.with)
+        if (isNode(cte) && isNode(cte.name) && typeof cte.name.value === 'string')
+          ctes.add(cte.name.value.toLowerCase());
+    if (value.type !== 'column_ref' && typeof value.table === 'string' && 'db' in value) {
+      const db = typeof value.db === 'string' ? value.db : null;
+      if (!findTable(schema, value.table, db ?? database))
+        names.set(`${db ?? ''}.${value.table}`.toLowerCase(), db ? `${db}.${value.table}` : value.table);
+    }
+    for (const [key, child] of Object.entries(value)) if (key !== 'loc') visit(child);
+  };
+  visit(ast);
+  return [...names].filter(([key]) => !ctes.has(key.replace(/^\./, ''))).map(([, name]) => name);
 }
 
 /** node-sql-parser's spans of binary expressions include trailing blanks; markers should not. */

@@ -66,6 +66,8 @@ export interface StatementReport {
   line: number;
   column: number;
   findings: Finding[];
+  /** What was not checked, e.g. a table the schema does not know (only checks that need no schema ran). */
+  notes?: string[];
 }
 
 export interface StatementError {

@@ -176,6 +176,8 @@ export interface UpgradeReport {
   byCode: Record<string, number>;
   items: UpgradeItem[];
   parseErrors: number;
+  /** What could not be checked (tables the schema does not know), once each. */
+  notes: string[];
 }
 
 /** Run the sql-mode rules over statements for a target server/mode and count what would fail or change. */
@@ -212,6 +214,7 @@ export function whatBreaks(sql: string, target: UpgradeTarget, schema?: SchemaMo
     byCode,
     items,
     parseErrors: report.errors.length,
+    notes: [...new Set(report.statements.flatMap((statement) => statement.notes ?? []))],
   };
 }
 
@@ -250,6 +253,8 @@ export interface UpgradeClassesReport {
   items: UpgradeClassItem[];
   /** Classes whose example does not parse (e.g. a truncated sample text). */
   parseErrors: ClassCount;
+  /** What could not be checked (tables the schema does not know), once each. */
+  notes: string[];
 }
 
 /**
@@ -275,10 +280,12 @@ export function whatBreaksForClasses(
     byCode: {},
     items: [],
     parseErrors: count(),
+    notes: [],
   };
   classes.forEach((entry, classIndex) => {
     const single = whatBreaks(entry.sql.replace(/;\s*$/, ''), target, schema);
     report.target = single.target;
+    for (const note of single.notes) if (!report.notes.includes(note)) report.notes.push(note);
     add(report.total, entry);
     if (single.parseErrors > 0) add(report.parseErrors, entry);
     if (single.failing > 0) add(report.failing, entry);

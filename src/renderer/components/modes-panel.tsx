@@ -413,6 +413,7 @@ function UpgradeView({ report }: { report: UpgradeReport }) {
             .join(', ')})`}
         {report.parseErrors > 0 && `; ${report.parseErrors} could not be parsed`}.
       </p>
+      <UpgradeNotes notes={report.notes} />
       {report.items.length > 0 && (
         <table className="data-table">
           <thead>
@@ -466,6 +467,7 @@ function UpgradeClassesView({ report, from }: { report: UpgradeClassesReport; fr
           ` (${codes.map(([code, count]) => `${code}: ${formatCount(count.events)} executions`).join(', ')})`}
         {report.parseErrors.classes > 0 && `; ${counted(report.parseErrors)} could not be parsed`}.
       </p>
+      <UpgradeNotes notes={report.notes} />
       {report.total.classes === 0 && (
         <p className="empty-state__hint" data-testid="modes-upgrade-no-classes">
           No statement classes were captured. Let the workload run (or pick another file), then check again.
@@ -506,5 +508,19 @@ function UpgradeClassesView({ report, from }: { report: UpgradeClassesReport; fr
         </table>
       )}
     </div>
+  );
+}
+
+/** What the upgrade view could not check (unknown tables), shown under the summary. */
+function UpgradeNotes({ notes }: { notes: readonly string[] }) {
+  if (notes.length === 0) return null;
+  return (
+    <ul className="modes__notes" data-testid="modes-upgrade-notes">
+      {notes.map((note) => (
+        <li key={note} className="empty-state__hint">
+          {note}
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -244,3 +244,32 @@ describe('analyze: the schema follows ALTER TABLE', () => {
     ]);
   });
 });
+
+describe('analyze: statements on tables the schema does not know', () => {
+  it('are still checked for what needs no schema, and say what was not checked', () => {
+    const ddl = schemaFromDdl('CREATE TABLE t (id int NOT NULL PRIMARY KEY, a varchar(2))').schema;
+    const report = analyze(
+      [
+        "INSERT INTO nosuch (a, d) VALUES ('abcdef', '2020-02-30')",
+        'WITH c AS (SELECT 1 AS a) SELECT a FROM c',
+        'SELECT t.a FROM t JOIN other.o ON o.id = t.id',
+        "INSERT INTO t (id, a) VALUES (1, 'abc')",
+      ].join(';\n'),
+      { server: mysql8, source: 'flags', schema: ddl },
+    );
+    const note = (table: string) =>
+      `Table ${table} is not in the schema: only checks that need no column definitions were made (give the CREATE TABLE or connect to a server to check the rest).`;
+    expect(
+      report.statements.map((statement) => ({
+        notes: statement.notes ?? [],
+        rules: statement.findings.map((finding) => finding.rule),
+      })),
+    ).toEqual([
+      // the invalid date needs no schema (MOD003); the too-long string does (MOD005 needs the column)
+      { notes: [note('nosuch')], rules: ['MOD003'] },
+      { notes: [], rules: [] },
+      { notes: [note('other.o')], rules: [] },
+      { notes: [], rules: ['MOD005'] },
+    ]);
+  });
+});
