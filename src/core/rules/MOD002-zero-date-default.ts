@@ -2,8 +2,16 @@
 
 import { FAMILY_BEHAVIOUR } from '../sqlmode/data.js';
 import { modeFamily, predictError, sqlModeSet } from '../sqlmode/modes.js';
-import { dateProblem, isDateType, quoted, spanFor, stringLiteral } from '../sqlmode/statement.js';
-import { isNode } from '../sql/ast.js';
+import { findColumn } from '../model/schema.js';
+import {
+  dateProblem,
+  isDateType,
+  quoted,
+  spanFor,
+  stringLiteral,
+  targetTable,
+} from '../sqlmode/statement.js';
+import { isNode, type Span } from '../sql/ast.js';
 import type { AstNode } from '../sql/parse.js';
 import { defineRule } from './engine.js';
 
@@ -48,14 +56,35 @@ export const rule = defineRule({
   detect(context) {
     const modes = sqlModeSet(context.server.sqlMode.session, context.flavor);
     const behaviour = FAMILY_BEHAVIOUR[modeFamily(context.flavor)];
-    for (const item of columnDefinitions(context.ast)) {
-      const dataType = String((item.definition as AstNode).dataType ?? '');
+    // Column definitions (CREATE, ADD/CHANGE/MODIFY) and ALTER [COLUMN] c SET DEFAULT (a tolerated fact:
+    // the parser rejects it; the column's type comes from the schema).
+    const table = targetTable(context.ast, context.schema, context.server.database);
+    const defaults = [
+      ...columnDefinitions(context.ast).map((item) => ({
+        dataType: String((item.definition as AstNode).dataType ?? ''),
+        value: stringLiteral((item.default_val as AstNode).value),
+        column: String((item.column as AstNode).column ?? ''),
+        span: undefined as Span | undefined,
+      })),
+      ...(context.tolerated?.columnDefaults ?? []).flatMap((fact) => {
+        const info = table ? findColumn(table, fact.column) : undefined;
+        if (!info || !fact.value || fact.value.string === null) return [];
+        const start = fact.end - fact.value.text.length;
+        return [
+          {
+            dataType: info.dataType,
+            value: fact.value.string,
+            column: info.name,
+            span: { start, end: fact.end } as Span | undefined,
+          },
+        ];
+      }),
+    ];
+    for (const { dataType, value, column, span } of defaults) {
       if (!isDateType(dataType)) continue;
-      const value = stringLiteral((item.default_val as AstNode).value);
       if (value === undefined) continue;
       const problem = dateProblem(value);
       if (problem !== 'zero-date' && problem !== 'zero-in-date') continue;
-      const column = String((item.column as AstNode).column ?? '');
       const mode = problem === 'zero-date' ? 'NO_ZERO_DATE' : 'NO_ZERO_IN_DATE';
       const active = modes.has(mode);
       const error = active && (modes.strict || behaviour.zeroDefaultErrorWithoutStrict);
@@ -70,7 +99,7 @@ export const rule = defineRule({
           mode,
         },
         severity: error ? 'error' : active ? 'warning' : 'info',
-        span: spanFor(context.sql, null, quoted(value)),
+        span: span ?? spanFor(context.sql, null, quoted(value)),
         table: null,
         columns: [column],
         expression: quoted(value),
