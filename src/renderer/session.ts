@@ -2,13 +2,25 @@
 import type { AnalyzeRequest, OpenResult } from '../shared/api.js';
 import { flavorName } from '../core/flavors/names.js';
 import type { ServerInfo } from '../core/model/server-info.js';
+import type { ProfileView } from '../shared/api/profiles.js';
+
+/** The saved profile a live session was opened from (the sidebar and status bar show it). */
+export type LiveProfile = Pick<ProfileView, 'id' | 'name' | 'color' | 'production'>;
 
 /** Flavors a user can pick for offline analysis. */
 export type OfflineFlavor = 'mysql' | 'mariadb';
 
 /** What analyses run against. */
 export type Session =
-  | { kind: 'live'; connectionId: string; label: string; server: ServerInfo; allowWhatIf: boolean }
+  | {
+      kind: 'live';
+      connectionId: string;
+      label: string;
+      server: ServerInfo;
+      allowWhatIf: boolean;
+      /** Set when opened from a saved profile. */
+      profile?: LiveProfile;
+    }
   | { kind: 'offline'; flavor: OfflineFlavor; version: string; schemaSql: string; demo?: boolean };
 
 /** Default offline versions, the servers the project tests against. */
@@ -20,14 +32,20 @@ export function initialSession(): Session {
 }
 
 /** A live session from a successful `connection.open`. */
-export function liveSession(result: OpenResult, allowWhatIf = false): Session {
+export function liveSession(result: OpenResult, allowWhatIf = false, profile?: LiveProfile): Session {
   return {
     kind: 'live',
     connectionId: result.connectionId,
     label: result.label,
     server: result.server,
     allowWhatIf,
+    ...(profile ? { profile } : {}),
   };
+}
+
+/** The name to type before a write when the session's profile is marked production, else null. */
+export function productionName(session: Session): string | null {
+  return session.kind === 'live' && session.profile?.production ? session.profile.name : null;
 }
 
 /** The workspace profile of a session: the connection label, `offline`, or `demo` for Try it. */

@@ -158,8 +158,19 @@ describe.each(testServers())('production profile on $flavor', ({ flavor, url }) 
         return current.state === 'reconnecting' ? current : undefined;
       });
       expect(lost.state).toBe('reconnecting');
-      // The status call itself makes the attempt that is due: the session comes back, read-only again.
-      expect(await status()).toEqual({ state: 'open', failedAttempts: 0, nextAttemptInMs: 0, reconnects: 1 });
+      // The status call reports the loss and starts the attempt that is due: no view has to poll.
+      expect(await status()).toEqual({
+        state: 'reconnecting',
+        failedAttempts: 0,
+        nextAttemptInMs: 0,
+        reconnects: 0,
+      });
+      expect(
+        await waitFor('the status to say open again', async () => {
+          const current = await status();
+          return current.state === 'open' ? current : undefined;
+        }),
+      ).toEqual({ state: 'open', failedAttempts: 0, nextAttemptInMs: 0, reconnects: 1 });
       const [[row]] = (await connections
         .get(connectionId)
         .connection.query(

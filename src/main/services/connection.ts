@@ -221,8 +221,8 @@ export class ConnectionService {
     return entry.managed.status();
   }
 
-  /** {@link status}, after making the reconnect attempt that is due (or one now with `retryNow`). */
-  async heal(connectionId: string, options: { retryNow?: boolean } = {}): Promise<LinkStatus> {
+  /** {@link status}, then the reconnect attempt that is due (or one now with `retryNow`) starts in the background. */
+  heal(connectionId: string, options: { retryNow?: boolean } = {}): LinkStatus {
     const entry = this.open.get(connectionId);
     if (!entry) return this.status(connectionId);
     return entry.managed.heal(options.retryNow === true);

@@ -120,15 +120,17 @@ export class ManagedConnection {
   }
 
   /**
-   * Make the reconnect attempt that is due, or one at once with `force` ("Retry now"), and report the
-   * state. Never throws. The status bar polls this, so an idle window heals without a view polling.
+   * Report the state, then start the reconnect attempt that is due (or one at once with `force`,
+   * "Retry now") without waiting for it: the status bar polls this, so an idle window heals without
+   * a view polling, shows "reconnecting" while it does, and never waits for a connect timeout.
    */
-  async heal(force = false): Promise<LinkStatus> {
-    if (!this.closed && this.lost) {
-      if (force && !this.pending) this.nextAttemptAt = 0;
-      if (this.pending || this.nextAttemptAt <= this.now()) await this.acquire().catch(() => undefined);
+  heal(force = false): LinkStatus {
+    const status = this.status();
+    if (!this.closed && this.lost && !this.pending) {
+      if (force) this.nextAttemptAt = 0;
+      if (this.nextAttemptAt <= this.now()) void this.acquire().catch(() => undefined);
     }
-    return this.status();
+    return status;
   }
 
   async close(): Promise<void> {

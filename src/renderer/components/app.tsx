@@ -12,13 +12,17 @@ import {
   analyzeRequest,
   initialSession,
   liveSession,
+  productionName,
   profileId,
   targetLabel,
   type Session,
 } from '../session.js';
 import type { SqlEditor } from '../sql-editor.js';
 import { CommandPalette, type Command } from './command-palette.js';
-import { ConnectionDialog } from './connection-dialog.js';
+import { ConnectionDialog, type ConnectionDialogTab } from './connection-dialog.js';
+import { ConnectionBanner } from './connection-banner.js';
+import { ProfilesSidebar } from './profiles-sidebar.js';
+import { useLinkStatus } from '../link-status.js';
 import { EditorPane } from './editor-pane.js';
 import { ErrorBox, toShownError, type ShownError } from './error-box.js';
 import { ExportPanel } from './export-panel.js';
@@ -57,7 +61,7 @@ type PanelId = 'findings' | 'plan' | 'top' | 'locks' | 'modes' | 'export';
 
 type Dialog =
   | null
-  | { kind: 'connect' }
+  | { kind: 'connect'; tab?: ConnectionDialogTab; profileId?: string | null }
   | { kind: 'palette' }
   | { kind: 'about' }
   | { kind: 'paste' }
@@ -457,6 +461,7 @@ export function App({ api }: { api: AdvisorApi }) {
   );
 
   const live = session.kind === 'live' ? session : null;
+  const link = useLinkStatus(api, live?.connectionId ?? null);
   const verifyBlocked = !live
     ? 'Verify needs a server: connect with “Allow what-if indexes (sandbox)” checked.'
     : !live.allowWhatIf
@@ -487,6 +492,7 @@ export function App({ api }: { api: AdvisorApi }) {
         key: `${itemKey}#${index}`,
         target: {
           connectionId: live.connectionId,
+          production: productionName(session),
           invisible: live.server.capabilities.invisibleIndexes,
           sql: statement.sql,
           table: found.item.finding.table,
@@ -694,6 +700,20 @@ export function App({ api }: { api: AdvisorApi }) {
         </button>
       </header>
 
+      <ProfilesSidebar
+        api={api}
+        activeProfileId={live?.profile?.id ?? null}
+        onConnected={(connection) =>
+          void switchSession(liveSession(connection.result, connection.allowWhatIf, connection.profile))
+        }
+        onManage={(profileId) => setDialog({ kind: 'connect', tab: 'profiles', profileId })}
+      />
+      <ConnectionBanner
+        status={link.status}
+        label={live?.label ?? ''}
+        onRetry={link.retryNow}
+        onReconnect={() => setDialog({ kind: 'connect', tab: 'profiles' })}
+      />
       <main className="workbench" style={{ gridTemplateRows: `minmax(150px, 1fr) auto ${panelHeight}px` }}>
         <div className="editor-area">
           <div className="editor-tabs" role="tablist" aria-label="Editor tabs">
@@ -833,7 +853,12 @@ export function App({ api }: { api: AdvisorApi }) {
               />
             )}
             {panel === 'locks' && hasLocks && (
-              <LocksPanel api={api} connectionId={live?.connectionId ?? null} />
+              <LocksPanel
+                api={api}
+                connectionId={live?.connectionId ?? null}
+                production={productionName(session)}
+                linkUp={link.status === null || link.status.state === 'open'}
+              />
             )}
             {panel === 'modes' && hasModes && (
               <ModesPanel
@@ -858,14 +883,16 @@ export function App({ api }: { api: AdvisorApi }) {
         </section>
       </main>
 
-      <StatusBar session={session} cursor={cursor} summary={summary} />
+      <StatusBar session={session} cursor={cursor} summary={summary} link={link.status} />
 
       {dialog?.kind === 'connect' && (
         <ConnectionDialog
           api={api}
           session={session}
+          {...(dialog.tab ? { initialTab: dialog.tab } : {})}
+          {...(dialog.profileId !== undefined ? { initialProfileId: dialog.profileId } : {})}
           onConnected={(result: OpenResult, options) =>
-            void switchSession(liveSession(result, options.allowWhatIf))
+            void switchSession(liveSession(result, options.allowWhatIf, options.profile))
           }
           onOffline={(offline) => void switchSession(offline)}
           onClose={() => {

@@ -1,10 +1,22 @@
-// The modal connection dialog: a server (form fields or DSN) or offline work with a CREATE TABLE schema.
+// The modal connection dialog: saved profiles, a one-off server (form fields or DSN), or offline work with a CREATE TABLE schema.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { AdvisorApi, ConnectionParams, OpenResult } from '../../shared/api.js';
-import { defaultVersions, type OfflineFlavor, type Session } from '../session.js';
+import {
+  duplicateForm,
+  emptyProfileForm,
+  formFromProfile,
+  profileAddress,
+  useProfiles,
+  type ProfileConnection,
+  type ProfileForm,
+} from '../profiles.js';
+import { defaultVersions, type LiveProfile, type OfflineFlavor, type Session } from '../session.js';
 import { ErrorBox, toShownError, type ShownError } from './error-box.js';
+import { ProfileEditor } from './profile-editor.js';
 
-type Tab = 'server' | 'offline';
+/** The dialog's tabs. */
+export type ConnectionDialogTab = 'profiles' | 'server' | 'offline';
+type Tab = ConnectionDialogTab;
 type ServerInput = 'form' | 'dsn';
 type TlsMode = 'off' | 'required' | 'verify';
 
@@ -12,15 +24,29 @@ type TlsMode = 'off' | 'required' | 'verify';
 export interface ConnectionDialogProps {
   api: AdvisorApi;
   session: Session;
-  onConnected(result: OpenResult, options: { allowWhatIf: boolean }): void;
+  onConnected(result: OpenResult, options: { allowWhatIf: boolean; profile?: LiveProfile }): void;
   onOffline(session: Extract<Session, { kind: 'offline' }>): void;
   onClose(): void;
+  /** Open on this tab (default: Server, or Work offline for an offline session with a schema). */
+  initialTab?: Tab;
+  /** On the Profiles tab: edit this saved profile, or start a new one with null. */
+  initialProfileId?: string | null;
 }
 
 /** Modal (native <dialog>: focus trap, Escape closes) for choosing what analyses run against. */
-export function ConnectionDialog({ api, session, onConnected, onOffline, onClose }: ConnectionDialogProps) {
+export function ConnectionDialog({
+  api,
+  session,
+  onConnected,
+  onOffline,
+  onClose,
+  initialTab,
+  initialProfileId,
+}: ConnectionDialogProps) {
   const dialogRef = useRef<HTMLDialogElement>(null);
-  const [tab, setTab] = useState<Tab>(session.kind === 'offline' && session.schemaSql ? 'offline' : 'server');
+  const [tab, setTab] = useState<Tab>(
+    initialTab ?? (session.kind === 'offline' && session.schemaSql ? 'offline' : 'server'),
+  );
   const [input, setInput] = useState<ServerInput>('form');
   const [dsn, setDsn] = useState('');
   const [host, setHost] = useState('127.0.0.1');
@@ -121,7 +147,7 @@ export function ConnectionDialog({ api, session, onConnected, onOffline, onClose
   return (
     <dialog
       ref={dialogRef}
-      className="dialog"
+      className={`dialog${tab === 'profiles' ? ' dialog--wide' : ''}`}
       aria-labelledby="connection-dialog-title"
       data-testid="connection-dialog"
       onCancel={(event) => {
@@ -132,6 +158,19 @@ export function ConnectionDialog({ api, session, onConnected, onOffline, onClose
       <header className="dialog__header">
         <h2 id="connection-dialog-title">Connect</h2>
         <div className="segmented" role="tablist" aria-label="Analyze against">
+          <button
+            type="button"
+            role="tab"
+            aria-selected={tab === 'profiles'}
+            className={tab === 'profiles' ? 'is-active' : ''}
+            data-testid="profiles-tab"
+            onClick={() => {
+              setTab('profiles');
+              setError(null);
+            }}
+          >
+            Profiles
+          </button>
           <button
             type="button"
             role="tab"
@@ -160,7 +199,26 @@ export function ConnectionDialog({ api, session, onConnected, onOffline, onClose
         </div>
       </header>
 
-      {tab === 'server' ? (
+      {tab === 'profiles' ? (
+        <ProfilesManager
+          api={api}
+          activeProfileId={session.kind === 'live' ? (session.profile?.id ?? null) : null}
+          initialProfileId={initialProfileId}
+          onConnected={(connection) => {
+            if (cancelled.current) {
+              void api['connection.close']({ connectionId: connection.result.connectionId }).catch(
+                () => undefined,
+              );
+              return;
+            }
+            onConnected(connection.result, {
+              allowWhatIf: connection.allowWhatIf,
+              profile: connection.profile,
+            });
+          }}
+          onCancel={close}
+        />
+      ) : tab === 'server' ? (
         <form className="dialog__body" onSubmit={connect} data-testid="server-form">
           <fieldset className="radio-row">
             <legend>Connect with</legend>
@@ -335,5 +393,104 @@ export function ConnectionDialog({ api, session, onConnected, onOffline, onClose
         </form>
       )}
     </dialog>
+  );
+}
+
+type Selection = { key: string; form: ProfileForm; savedId: string | null };
+
+/** The Profiles tab: saved profiles on the left, the editor of the selected (or a new) one on the right. */
+function ProfilesManager({
+  api,
+  activeProfileId,
+  initialProfileId,
+  onConnected,
+  onCancel,
+}: {
+  api: AdvisorApi;
+  activeProfileId: string | null;
+  initialProfileId: string | null | undefined;
+  onConnected(connection: ProfileConnection): void;
+  onCancel(): void;
+}) {
+  const { profiles, secrets, error } = useProfiles(api);
+  const counter = useRef(0);
+  const [selection, setSelection] = useState<Selection | null>(null);
+  const fresh = (form: ProfileForm, savedId: string | null): Selection => {
+    counter.current += 1;
+    return { key: `${savedId ?? 'new'}-${counter.current}`, form, savedId };
+  };
+
+  // First load: the requested profile, the active one, the first one, or a new profile.
+  useEffect(() => {
+    if (selection || profiles === null) return;
+    const wanted =
+      initialProfileId === null
+        ? undefined
+        : (profiles.find((profile) => profile.id === (initialProfileId ?? activeProfileId)) ?? profiles[0]);
+    setSelection(wanted ? fresh(formFromProfile(wanted), wanted.id) : fresh(emptyProfileForm(), null));
+  }, [profiles]);
+
+  const saved = profiles?.find((profile) => profile.id === selection?.savedId) ?? null;
+
+  return (
+    <div className="dialog__body profiles-manager" data-testid="profiles-manager">
+      <nav className="profiles-manager__list" aria-label="Saved profiles">
+        <button
+          type="button"
+          className="button button--small"
+          onClick={() => setSelection(fresh(emptyProfileForm(), null))}
+          data-testid="profile-new"
+        >
+          + New profile
+        </button>
+        {error !== null && <ErrorBox error={toShownError(error)} testId="profiles-list-error" />}
+        {profiles?.length === 0 && (
+          <p className="sidebar__hint">No saved profiles yet: fill in the form and save it.</p>
+        )}
+        <ul className="sidebar__list">
+          {profiles?.map((profile) => (
+            <li
+              key={profile.id}
+              className={`sidebar__item${profile.id === selection?.savedId ? ' is-active' : ''}`}
+            >
+              <button
+                type="button"
+                className="sidebar__connect"
+                onClick={() => setSelection(fresh(formFromProfile(profile), profile.id))}
+                aria-current={profile.id === selection?.savedId ? 'true' : undefined}
+                data-testid="profile-list-item"
+              >
+                <span className={`color-tag color-tag--${profile.color}`} aria-hidden="true" />
+                <span className="sidebar__name">
+                  {profile.name}
+                  <small>{profileAddress(profile)}</small>
+                </span>
+                {profile.production && <span className="badge badge--production">prod</span>}
+              </button>
+            </li>
+          ))}
+        </ul>
+        <button type="button" className="button profiles-manager__cancel" onClick={onCancel}>
+          Close
+        </button>
+      </nav>
+      {selection ? (
+        <ProfileEditor
+          key={selection.key}
+          api={api}
+          initial={selection.form}
+          saved={saved}
+          secrets={secrets}
+          onSaved={(profile) =>
+            setSelection((current) => (current ? { ...current, savedId: profile.id } : current))
+          }
+          onConnected={onConnected}
+          onDeleted={() => setSelection(fresh(emptyProfileForm(), null))}
+          onDuplicate={() => saved && setSelection(fresh(duplicateForm(saved), null))}
+        />
+      ) : (
+        <p className="sidebar__hint">Loading profiles…</p>
+      )}
+    </div>
   );
 }

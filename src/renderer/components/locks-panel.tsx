@@ -8,6 +8,7 @@ import type { LockCount, TxnInfo } from '../../core/locks/types.js';
 import { copyText } from '../platform.js';
 import { ErrorBox, toShownError, type ShownError } from './error-box.js';
 import { ConfirmDialog } from './modal.js';
+import { productionField } from './production-confirm.js';
 
 /** Poll intervals offered, in seconds. */
 export const pollIntervals = [1, 2, 5, 10, 30] as const;
@@ -16,12 +17,16 @@ export const pollIntervals = [1, 2, 5, 10, 30] as const;
 export interface LocksPanelProps {
   api: AdvisorApi;
   connectionId: string | null;
+  /** The profile name to type before KILL on a production connection; null otherwise. */
+  production?: string | null;
+  /** False while the connection is lost (the status bar's reconnect state): polling pauses, then resumes. */
+  linkUp?: boolean;
 }
 
 type Kill = { txn: TxnInfo; scope: 'query' | 'connection' };
 
 /** Live lock view; polls while mounted and not paused. */
-export function LocksPanel({ api, connectionId }: LocksPanelProps) {
+export function LocksPanel({ api, connectionId, production = null, linkUp = true }: LocksPanelProps) {
   const [snapshot, setSnapshot] = useState<LockSnapshot | null>(null);
   const [error, setError] = useState<ShownError | null>(null);
   const [paused, setPaused] = useState(false);
@@ -46,11 +51,11 @@ export function LocksPanel({ api, connectionId }: LocksPanelProps) {
   }, [api, connectionId]);
 
   useEffect(() => {
-    if (!connectionId || paused) return;
+    if (!connectionId || paused || !linkUp) return;
     void poll();
     const timer = window.setInterval(() => void poll(), interval * 1000);
     return () => window.clearInterval(timer);
-  }, [connectionId, paused, interval, poll]);
+  }, [connectionId, paused, linkUp, interval, poll]);
 
   if (!connectionId) {
     return (
@@ -72,7 +77,7 @@ export function LocksPanel({ api, connectionId }: LocksPanelProps) {
     findTxn(snapshot?.roots ?? [], selected);
   const isBlocker = waits.some((wait) => wait.blocking.trxId === selected);
 
-  async function runKill(target: Kill) {
+  async function runKill(target: Kill, confirmation: string | undefined) {
     setKill(null);
     if (target.txn.threadId === null || !connectionId) return;
     try {
@@ -81,6 +86,7 @@ export function LocksPanel({ api, connectionId }: LocksPanelProps) {
         threadId: target.txn.threadId,
         scope: target.scope,
         confirmed: true,
+        ...productionField(production, confirmation ?? ''),
       });
       setNotice(`KILL ${target.scope.toUpperCase()} ${target.txn.threadId} sent.`);
       void poll();
@@ -120,7 +126,7 @@ export function LocksPanel({ api, connectionId }: LocksPanelProps) {
           Poll now
         </button>
         <span className="status-bar__muted" data-testid="locks-status">
-          {paused ? 'paused' : 'live'}
+          {paused ? 'paused' : linkUp ? 'live' : 'paused: reconnecting'}
           {snapshot &&
             ` · ${snapshot.source} · ${new Date(snapshot.takenAt).toLocaleTimeString()} · ${Math.round(snapshot.elapsedMs)} ms`}
         </span>
@@ -223,7 +229,8 @@ export function LocksPanel({ api, connectionId }: LocksPanelProps) {
           sql={kill.txn.statement ?? '(no statement known)'}
           confirmLabel={`KILL ${kill.scope.toUpperCase()} ${kill.txn.threadId ?? ''}`}
           onClose={() => setKill(null)}
-          onConfirm={() => void runKill(kill)}
+          production={production}
+          onConfirm={(confirmation) => void runKill(kill, confirmation)}
         />
       )}
     </div>

@@ -2,6 +2,7 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { AppInfo } from '../../shared/api.js';
 import { ErrorBox, type ShownError } from './error-box.js';
+import { ProductionConfirmField, productionConfirmed } from './production-confirm.js';
 
 /** A modal dialog that opens on mount; Escape or Cancel calls onClose. */
 export function Modal({
@@ -42,13 +43,18 @@ export function Modal({
   );
 }
 
-/** "Are you sure?" with the exact SQL that will run; the confirm button names the action. */
+/**
+ * "Are you sure?" with the exact SQL that will run; the confirm button names the action. With
+ * `production` (the profile name of a production connection) the user must also type that name,
+ * and `onConfirm` receives what was typed so the request can carry it.
+ */
 export function ConfirmDialog({
   title,
   message,
   sql,
   confirmLabel,
   danger,
+  production = null,
   onConfirm,
   onClose,
   testId,
@@ -58,10 +64,13 @@ export function ConfirmDialog({
   sql?: string;
   confirmLabel: string;
   danger?: boolean;
-  onConfirm(): void;
+  production?: string | null;
+  onConfirm(productionConfirmation?: string): void;
   onClose(): void;
   testId: string;
 }) {
+  const [typed, setTyped] = useState('');
+  const ready = productionConfirmed(production, typed);
   return (
     <Modal title={title} onClose={onClose} testId={testId}>
       <div className="dialog__body">
@@ -71,6 +80,7 @@ export function ConfirmDialog({
             {sql}
           </pre>
         )}
+        <ProductionConfirmField name={production} value={typed} onChange={setTyped} />
         <footer className="dialog__footer">
           <button type="button" className="button" onClick={onClose} autoFocus>
             Cancel
@@ -78,7 +88,8 @@ export function ConfirmDialog({
           <button
             type="button"
             className={`button ${danger ? 'button--danger' : 'button--primary'}`}
-            onClick={onConfirm}
+            disabled={!ready}
+            onClick={() => onConfirm(production === null ? undefined : typed)}
             data-testid="confirm-ok"
           >
             {confirmLabel}

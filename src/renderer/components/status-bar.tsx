@@ -1,4 +1,6 @@
 // The status bar: what analyses run against, the read-only badge, cursor position and the last analysis.
+import type { ConnectionStatus } from '../../shared/api/connection-status.js';
+import { describeLink } from '../link-status.js';
 import { countSchemaTables, targetLabel, type Session } from '../session.js';
 
 /** Props of {@link StatusBar}. */
@@ -6,19 +8,55 @@ export interface StatusBarProps {
   session: Session;
   cursor: { line: number; column: number };
   summary: string;
+  /** The live connection's reconnect state (connection.status); null offline or before the first answer. */
+  link?: ConnectionStatus | null;
 }
 
 /** Bottom bar; the connection part opens the dialog. */
-export function StatusBar({ session, cursor, summary }: StatusBarProps) {
+export function StatusBar({ session, cursor, summary, link = null }: StatusBarProps) {
   const tables = session.kind === 'offline' ? countSchemaTables(session.schemaSql) : 0;
+  const linkText = session.kind === 'live' && link ? describeLink(link) : null;
+  const profile = session.kind === 'live' ? session.profile : undefined;
   return (
     <footer className="status-bar" data-testid="status-bar">
-      <span className={`status-bar__dot status-bar__dot--${session.kind}`} aria-hidden="true" />
+      <span
+        className={`status-bar__dot status-bar__dot--${linkText && linkText.phase !== 'connected' ? linkText.phase : session.kind}`}
+        aria-hidden="true"
+      />
+      {profile && profile.color !== 'none' && (
+        <span
+          className={`color-tag color-tag--${profile.color}`}
+          title={`Profile color: ${profile.color}`}
+          aria-hidden="true"
+        />
+      )}
       <span data-testid="status-connection">
         {session.kind === 'live'
           ? `${session.label} — ${targetLabel(session)}`
           : `offline — ${targetLabel(session)}`}
       </span>
+      {linkText && (
+        <span
+          className={`status-bar__link status-bar__link--${linkText.phase}`}
+          data-testid="status-link"
+          title={
+            link && link.reconnects > 0
+              ? `Reconnected ${link.reconnects === 1 ? 'once' : `${link.reconnects} times`} since connecting`
+              : undefined
+          }
+        >
+          {linkText.text}
+        </span>
+      )}
+      {profile?.production && (
+        <span
+          className="badge badge--production"
+          data-testid="production-badge"
+          title="This profile is marked as production: every write asks you to type its name."
+        >
+          production
+        </span>
+      )}
       {session.kind === 'offline' && (
         <span className="status-bar__muted">
           {tables === 0 ? 'no schema' : tables === 1 ? '1 table' : `${tables} tables`}

@@ -8,6 +8,7 @@ import type { Suggestion } from '../../core/model/report.js';
 import { formatBytes, formatCount } from '../plan-view.js';
 import { ErrorBox, toShownError, type ShownError } from './error-box.js';
 import { Modal } from './modal.js';
+import { ProductionConfirmField, productionConfirmed, productionField } from './production-confirm.js';
 
 /** What the dialog verifies. */
 export interface WhatIfTarget {
@@ -17,6 +18,8 @@ export interface WhatIfTarget {
   sql: string;
   table: string;
   suggestion: Suggestion;
+  /** The profile name to type first when the connection is marked production. */
+  production?: string | null;
 }
 
 type Step =
@@ -38,6 +41,8 @@ export function WhatIfDialog({
   onClose(): void;
 }) {
   const [state, setState] = useState<Step>({ step: 'confirm', size: null, sizeError: null });
+  const [typed, setTyped] = useState('');
+  const production = target.production ?? null;
   useEffect(() => {
     let live = true;
     api['ui.tableSize']({ connectionId: target.connectionId, table: target.table }).then(
@@ -63,6 +68,7 @@ export function WhatIfDialog({
         ddl: target.suggestion.ddl,
         ...(target.suggestion.rewrittenSql ? { rewrittenSql: target.suggestion.rewrittenSql } : {}),
         confirmed: true,
+        ...productionField(production, typed),
       });
       setState({ step: 'done', reply });
       onVerified(reply);
@@ -94,6 +100,7 @@ export function WhatIfDialog({
             <pre className="dialog__sql" data-testid="what-if-ddl">
               {target.suggestion.ddl.join('\n')}
             </pre>
+            <ProductionConfirmField name={production} value={typed} onChange={setTyped} />
             <footer className="dialog__footer">
               <button type="button" className="button" onClick={onClose} autoFocus>
                 Cancel
@@ -101,6 +108,7 @@ export function WhatIfDialog({
               <button
                 type="button"
                 className="button button--danger"
+                disabled={!productionConfirmed(production, typed)}
                 onClick={() => void run()}
                 data-testid="what-if-run"
               >

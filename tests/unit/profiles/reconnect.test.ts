@@ -115,4 +115,38 @@ describe('ManagedConnection', () => {
       0, 250, 500, 1000, 8000, 10_000, 10_000,
     ]);
   });
+
+  it('heal(): reports the loss, attempts in the background, keeps the backoff, and Retry now skips the wait', async () => {
+    const h = harness();
+    await h.managed.start();
+    h.setServerUp(false);
+    h.connections[0]!.emit('end');
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+    const seen: unknown[] = [];
+    seen.push(h.managed.heal()); // the loss, attempt 1 starts
+    await settle();
+    seen.push(h.managed.heal()); // attempt 1 failed: waiting 100 ms, no new attempt
+    await settle();
+    h.advance(100);
+    seen.push(h.managed.heal()); // due: attempt 2 starts
+    await settle();
+    h.setServerUp(true);
+    seen.push(h.managed.heal(true)); // Retry now: attempt 3 at once, succeeds
+    await settle();
+    seen.push(h.managed.heal());
+    const lost = 'Cannot connect to 127.0.0.1:3306';
+    expect(
+      seen.map((status) => {
+        const { lastError, ...rest } = status as { lastError?: string };
+        return { ...rest, ...(lastError ? { lastError: lastError.slice(0, lost.length) } : {}) };
+      }),
+    ).toEqual([
+      { state: 'reconnecting', failedAttempts: 0, nextAttemptInMs: 0, reconnects: 0 },
+      { state: 'reconnecting', failedAttempts: 1, nextAttemptInMs: 100, reconnects: 0, lastError: lost },
+      { state: 'reconnecting', failedAttempts: 1, nextAttemptInMs: 0, reconnects: 0, lastError: lost },
+      { state: 'reconnecting', failedAttempts: 2, nextAttemptInMs: 200, reconnects: 0, lastError: lost },
+      { state: 'open', failedAttempts: 0, nextAttemptInMs: 0, reconnects: 1 },
+    ]);
+    expect(h.opens()).toBe(4);
+  });
 });
