@@ -98,7 +98,8 @@ describe('rule catalog completeness', () => {
         : '';
       expect(onDisk, `${file} is stale`).toBe(content);
     }
-  });
+    // Renders (and runs) every rule's doc examples: ~2 s alone, 6–10 s on a loaded machine.
+  }, 30_000);
 
   it.each(ids)('%s doc examples: the anti-pattern is flagged, the best practice is not', (id) => {
     const meta = rules[id]?.meta;
