@@ -3,6 +3,7 @@
 import mysqlBuild from 'node-sql-parser/build/mysql.js';
 import mariadbBuild from 'node-sql-parser/build/mariadb.js';
 import type { Flavor } from '../flavors/capabilities.js';
+import { elideLiteralLists, restoreLiteralLists } from './literal-lists.js';
 import { parseTolerantly, type ToleratedFacts } from './tolerant.js';
 
 /** node-sql-parser's AST is untyped JSON for our purposes; rules read it through helpers in `ast.ts`. */
@@ -35,13 +36,32 @@ export function dialectFor(flavor: Flavor): 'MySQL' | 'MariaDB' {
   return flavor === 'mariadb' ? 'MariaDB' : 'MySQL';
 }
 
-function astify(sql: string, dialect: 'MySQL' | 'MariaDB'): AstNode | undefined {
+function astifyText(sql: string, dialect: 'MySQL' | 'MariaDB'): AstNode | undefined {
   const result = parserFor(dialect).astify(sql, {
     database: dialect,
     parseOptions: { includeLocations: true },
   });
   const ast = Array.isArray(result) ? result[0] : result;
   return ast && typeof ast === 'object' ? (ast as AstNode) : undefined;
+}
+
+/**
+ * Parse with long literal `IN (…)` lists blanked after their first item and rebuilt afterwards
+ * (`literal-lists.ts`; same AST, positions unchanged, several times faster on such lists). Anything
+ * unexpected — the blanked text fails, a list cannot be matched — parses the original text instead,
+ * so errors and results are always those of the full parse.
+ */
+function astify(sql: string, dialect: 'MySQL' | 'MariaDB'): AstNode | undefined {
+  const elision = elideLiteralLists(sql);
+  if (elision) {
+    try {
+      const ast = astifyText(elision.text, dialect);
+      if (ast && restoreLiteralLists(ast, elision)) return ast;
+    } catch {
+      // Parse the original below: its error (or result) is the one that counts.
+    }
+  }
+  return astifyText(sql, dialect);
 }
 
 /**
