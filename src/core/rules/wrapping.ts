@@ -68,10 +68,16 @@ export function classifyWrapping(operand: unknown): WrappedOperand | undefined {
 
 /** The wrapped operands of a site: left and/or right (both for join conditions like `f(a.x) = g(b.y)`). */
 export function wrappedOperands(site: PredicateSite): WrappedOperand[] {
+  const known = wrappedCache.get(site);
+  if (known) return known.slice();
   const result: WrappedOperand[] = [];
   for (const operand of [site.left, site.right]) {
     const wrapped = classifyWrapping(operand);
     if (wrapped) result.push(wrapped);
   }
-  return result;
+  wrappedCache.set(site, result);
+  return result.slice();
 }
+
+/** Several rules classify the same sites: once per site object. */
+const wrappedCache = new WeakMap<PredicateSite, WrappedOperand[]>();

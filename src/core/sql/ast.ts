@@ -69,6 +69,20 @@ export function embeddedSelect(node: AstNode): AstNode | undefined {
  * Column references inside an expression, not descending into subqueries (they have their own scope).
  */
 export function columnRefs(expression: unknown): ColumnRef[] {
+  // Rules ask for the same expressions' columns many times (every rule classifies every operand):
+  // computed once per AST object; callers get their own copy of the list.
+  if (!isNode(expression) && !Array.isArray(expression)) return [];
+  const key = expression as object;
+  const known = columnRefsCache.get(key);
+  if (known) return known.slice();
+  const found = collectColumnRefs(expression);
+  columnRefsCache.set(key, found);
+  return found.slice();
+}
+
+const columnRefsCache = new WeakMap<object, ColumnRef[]>();
+
+function collectColumnRefs(expression: unknown): ColumnRef[] {
   const found: ColumnRef[] = [];
   const visit = (value: unknown): void => {
     if (Array.isArray(value)) {
