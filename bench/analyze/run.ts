@@ -1,4 +1,6 @@
 // Benchmark: analyze() of a ~5 KB query against a 200-table schema; prints p50/p95/max after warm-up (target p95 <= 30 ms).
+// Two paddings to 5 KB: long IN lists (what ORMs generate; the parser blanks and rebuilds them) and
+// varied predicates (every byte goes through the grammar). Both must meet the target.
 import { analyze } from '../../src/core/analyze.js';
 import { offlineServerInfo } from '../../src/core/model/server-info.js';
 import { schemaFromDdl } from '../../src/core/schema/ddl.js';
@@ -23,7 +25,7 @@ const ddl = Array.from(
 ).join('\n');
 
 // Joins over several tables, a CTE, a derived table, a subquery, and a mix of sargable and wrapped predicates.
-function buildQuery(): string {
+function buildQuery(padding: 'in-lists' | 'predicates'): string {
   const parts: string[] = [];
   const joins: string[] = [];
   for (let i = 1; i < 12; i++)
@@ -58,13 +60,15 @@ function buildQuery(): string {
     `GROUP BY a0.id, a1.name, a2.price HAVING COUNT(*) > 1 ORDER BY MONTH(a0.created_at), a0.id LIMIT 100`,
   );
   let sql = parts.join('\n');
-  // Pad to about 5 KB with more sargable predicates (realistic long IN lists and ranges).
+  // Pad to about 5 KB with more sargable predicates: long IN lists, or ranges, ORs and LIKE prefixes.
   let k = 0;
   while (sql.length < 5000) {
-    sql = sql.replace(
-      '\nGROUP BY a0.id',
-      `\nAND a${k % 12}.qty IN (${Array.from({ length: 20 }, (_, j) => j + k).join(', ')})\nGROUP BY a0.id`,
-    );
+    const a = `a${k % 12}`;
+    const more =
+      padding === 'in-lists'
+        ? `AND ${a}.qty IN (${Array.from({ length: 20 }, (_, j) => j + k).join(', ')})`
+        : `AND (${a}.price > ${k} OR ${a}.status = ${k % 3}) AND ${a}.created_at >= '2020-01-${String(1 + (k % 28)).padStart(2, '0')}' AND ${a}.name LIKE 'n${k}%'`;
+    sql = sql.replace('\nGROUP BY a0.id', `\n${more}\nGROUP BY a0.id`);
     k++;
   }
   return sql;
@@ -73,13 +77,7 @@ function buildQuery(): string {
 const { schema, problems } = schemaFromDdl(ddl);
 if (problems.length > 0 || schema.tables.length !== TABLES)
   throw new Error(`schema: ${JSON.stringify(problems.slice(0, 3))}`);
-const sql = buildQuery();
 const server = offlineServerInfo('mysql', '8.0.33');
-const run = () => analyze(sql, { server, source: 'flags', schema });
-
-const first = run();
-if (first.errors.length > 0) throw new Error(`query does not parse: ${first.errors[0]?.message}`);
-const findings = first.statements.flatMap((statement) => statement.findings);
 const WARMUP = 30;
 const ITERATIONS = 200;
 
@@ -98,26 +96,31 @@ function measure(fn: () => unknown): { p50: number; p95: number; max: number } {
   return { p50: at(0.5), p95: at(0.95), max: at(1) };
 }
 
-const full = measure(run);
-// The same analysis with no rules: splitting and parsing only (node-sql-parser), for comparison.
-const parseOnly = measure(() => analyze(sql, { server, source: 'flags', schema, rules: [] }));
-const p95 = full.p95;
+const results = (['in-lists', 'predicates'] as const).map((padding) => {
+  const sql = buildQuery(padding);
+  const run = () => analyze(sql, { server, source: 'flags', schema });
+  const first = run();
+  if (first.errors.length > 0) throw new Error(`query does not parse: ${first.errors[0]?.message}`);
+  const findings = first.statements.flatMap((statement) => statement.findings);
+  const full = measure(run);
+  // The same analysis with no rules: splitting and parsing only (node-sql-parser), for comparison.
+  const parseOnly = measure(() => analyze(sql, { server, source: 'flags', schema, rules: [] }));
+  return {
+    padding,
+    queryBytes: sql.length,
+    findings: findings.length,
+    suggestions: findings.reduce((sum, finding) => sum + finding.suggestions.length, 0),
+    analyzeMs: full,
+    parseOnlyMs: parseOnly,
+    pass: full.p95 <= 30,
+  };
+});
+const pass = results.every((result) => result.pass);
 console.log(
   JSON.stringify(
-    {
-      queryBytes: sql.length,
-      tables: TABLES,
-      findings: findings.length,
-      suggestions: findings.reduce((sum, finding) => sum + finding.suggestions.length, 0),
-      warmup: WARMUP,
-      iterations: ITERATIONS,
-      analyzeMs: full,
-      parseOnlyMs: parseOnly,
-      targetP95ms: 30,
-      pass: p95 <= 30,
-    },
+    { tables: TABLES, warmup: WARMUP, iterations: ITERATIONS, targetP95ms: 30, results, pass },
     null,
     2,
   ),
 );
-process.exitCode = p95 <= 30 ? 0 : 1;
+process.exitCode = pass ? 0 : 1;

@@ -338,6 +338,18 @@ function commonExpressionNotes(
 }
 
 /** Bare columns of the same table compared with a constant by `=` elsewhere in the same AND chain. */
+/** Whether a predicate is a conjunct of its clause, once per predicate node (asked for every finding's every site). */
+const conjuncts = new WeakMap<AstNode, boolean>();
+function conjunctOf(ast: AstNode, node: AstNode): boolean {
+  let known = conjuncts.get(node);
+  if (known === undefined) {
+    const ancestors = ancestorsOf(ast, node);
+    known = ancestors !== undefined && isConjunct(ancestors);
+    conjuncts.set(node, known);
+  }
+  return known;
+}
+
 function equalityColumnsOf(input: WrappedAdviceInput, table: TableInfo, first: ResolvedColumn): string[] {
   const wrappedColumns = new Set(
     input.columns.map((column) => (column.info?.name ?? column.column).toLowerCase()),
@@ -352,8 +364,7 @@ function equalityColumnsOf(input: WrappedAdviceInput, table: TableInfo, first: R
         : [site.right, site.left];
     if (!isNode(columnSide) || columnSide.type !== 'column_ref' || !valueSide || !isConstant(valueSide))
       continue;
-    const ancestors = ancestorsOf(input.ast, site.node);
-    if (!ancestors || !isConjunct(ancestors)) continue;
+    if (!conjunctOf(input.ast, site.node)) continue;
     const [resolved] = input.resolveColumns(site, columnSide);
     if (!resolved?.info || resolved.table !== table || resolved.scopeTable !== first.scopeTable) continue;
     const name = resolved.info.name;

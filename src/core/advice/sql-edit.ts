@@ -55,10 +55,11 @@ export function ancestorsOf(root: AstNode, target: AstNode): AstNode[] | undefin
   let current = parents.get(target);
   if (!current && target !== root) return undefined;
   while (current) {
-    path.unshift(current);
+    path.push(current);
     current = parents.get(current);
   }
-  return path;
+  // Long AND chains are left-deep trees hundreds of levels high: push and reverse once (unshift was quadratic).
+  return path.reverse();
 }
 
 /** True when the nearest logical ancestors of a predicate are only ANDs (it is a conjunct of its clause). */

@@ -143,8 +143,17 @@ function unqualify(node: AstNode): AstNode {
  * substitutes generated columns (MySQL). On MariaDB such a column serves only queries naming it.
  */
 export function expressionServedByIndex(context: RuleContext, table: TableInfo, expression: AstNode): Served {
-  const wanted = canonicalExpression(expression, context.flavor);
   const caps = context.server.capabilities;
+  // Printing the expression costs a deep copy and a print: only when some index could match it.
+  const candidates = table.indexes.some((index) => {
+    const first = index.parts[0];
+    if (!first || !index.visible) return false;
+    if (first.expression) return caps.functionalIndexes;
+    const name = first.column?.toLowerCase();
+    return table.columns.some((column) => column.generated && column.name.toLowerCase() === name);
+  });
+  if (!candidates) return { by: 'none' };
+  const wanted = canonicalExpression(expression, context.flavor);
   for (const index of table.indexes) {
     const first = index.parts[0];
     if (!first || !index.visible) continue;
