@@ -8,6 +8,7 @@ import {
   ipcMain,
   Menu,
   safeStorage,
+  screen,
   shell,
   type IpcMainInvokeEvent,
 } from 'electron';
@@ -17,19 +18,30 @@ import { createServices } from './services/index.js';
 import { APP_NAME, APP_VERSION } from './version.js';
 import { INVOKE_CHANNEL } from '../shared/ipc.js';
 import { isTrustedRendererUrl, WEB_PREFERENCES } from './security.js';
+import { menuTemplate } from './menu.js';
+import { loadWindowState, MIN_WINDOW_SIZE, trackWindowState } from './window-state.js';
 
 const rendererIndex = path.join(__dirname, '..', 'renderer', 'index.html');
 
-function createWindow(): BrowserWindow {
+/** The main window at its remembered size and place (fitted to today's displays). */
+async function createWindow(stateFile: string): Promise<{ window: BrowserWindow; flush(): Promise<void> }> {
+  const state = await loadWindowState(
+    stateFile,
+    screen.getAllDisplays().map((display) => display.workArea),
+  );
   const window = new BrowserWindow({
-    width: 1280,
-    height: 820,
-    minWidth: 800,
-    minHeight: 500,
+    ...(state.x !== undefined && state.y !== undefined ? { x: state.x, y: state.y } : { center: true }),
+    width: state.width,
+    height: state.height,
+    minWidth: MIN_WINDOW_SIZE.width,
+    minHeight: MIN_WINDOW_SIZE.height,
     title: APP_NAME,
     show: false,
     webPreferences: { ...WEB_PREFERENCES, preload: path.join(__dirname, '..', 'preload', 'index.cjs') },
   });
+  if (state.maximized) window.maximize();
+  if (state.fullScreen) window.setFullScreen(true);
+  const tracker = trackWindowState(window, stateFile);
   window.once('ready-to-show', () => window.show());
   // Navigation and new windows are blocked; external links open in the browser.
   window.webContents.on('will-navigate', (event) => event.preventDefault());
@@ -38,7 +50,7 @@ function createWindow(): BrowserWindow {
     return { action: 'deny' };
   });
   void window.loadFile(rendererIndex);
-  return window;
+  return { window, flush: () => tracker.flush() };
 }
 
 /** Only our own page may call the API. */
@@ -47,28 +59,15 @@ function trustedSender(event: IpcMainInvokeEvent): boolean {
 }
 
 function buildMenu(): void {
-  const template: Electron.MenuItemConstructorOptions[] = [
-    ...(process.platform === 'darwin' ? [{ role: 'appMenu' as const }] : []),
-    { role: 'fileMenu' },
-    { role: 'editMenu' },
-    { role: 'viewMenu' },
-    { role: 'windowMenu' },
-    {
-      role: 'help',
-      submenu: [
-        {
-          label: `About ${APP_NAME}`,
-          click: () =>
-            void dialog.showMessageBox({
-              type: 'info',
-              title: `About ${APP_NAME}`,
-              message: `${APP_NAME} ${APP_VERSION}`,
-              detail: 'Query and index advisor for MySQL-family servers.',
-            }),
-        },
-      ],
-    },
-  ];
+  const template = menuTemplate(process.platform, APP_NAME, {
+    about: () =>
+      void dialog.showMessageBox({
+        type: 'info',
+        title: `About ${APP_NAME}`,
+        message: `${APP_NAME} ${APP_VERSION}`,
+        detail: 'Query and index advisor for MySQL-family servers.',
+      }),
+  });
   Menu.setApplicationMenu(Menu.buildFromTemplate(template));
 }
 
@@ -81,6 +80,14 @@ function main(): void {
   const services = createServices('electron', { safeStorage, userDataDir: app.getPath('userData') });
   const handlers = createHandlers(services);
   let mainWindow: BrowserWindow | undefined;
+  // Size, position and maximized state of the main window, remembered across runs.
+  const windowStateFile = path.join(app.getPath('userData'), 'window-state.json');
+  let windowState: { flush(): Promise<void> } | undefined;
+  const openWindow = async () => {
+    const created = await createWindow(windowStateFile);
+    mainWindow = created.window;
+    windowState = created;
+  };
 
   app.on('second-instance', () => {
     if (mainWindow?.isMinimized()) mainWindow.restore();
@@ -94,16 +101,16 @@ function main(): void {
       return { ok: false, error: { code: 'AUTH_FAILED', message: 'Untrusted sender.' } };
     return dispatch(handlers, String(method), request);
   });
-  void app.whenReady().then(() => {
+  void app.whenReady().then(async () => {
     buildMenu();
-    mainWindow = createWindow();
+    await openWindow();
     app.on('activate', () => {
-      if (BrowserWindow.getAllWindows().length === 0) mainWindow = createWindow();
+      if (BrowserWindow.getAllWindows().length === 0) void openWindow();
     });
   });
   app.on('window-all-closed', () => {
     // A running slow-log window restores the server's settings before the app quits.
-    void Promise.allSettled([services.capture?.cancelAll()])
+    void Promise.allSettled([services.capture?.cancelAll(), windowState?.flush()])
       .then(() => services.connections.closeAll())
       .finally(() => {
         if (process.platform !== 'darwin') app.quit();

@@ -23,6 +23,17 @@ describe('Electron hardening', () => {
     expect(main).toContain('trustedSender(event)');
   });
 
+  it('main keeps one instance, builds the native menu and remembers the window state', () => {
+    const main = readFileSync(new URL('../../../src/main/app.ts', import.meta.url), 'utf8');
+    // A second launch quits and focuses the first window instead.
+    expect(main).toMatch(/if \(!app\.requestSingleInstanceLock\(\)\) \{\s*app\.quit\(\);\s*return;/);
+    expect(main).toContain("app.on('second-instance'");
+    expect(main).toContain('Menu.setApplicationMenu(Menu.buildFromTemplate(template))');
+    expect(main).toContain('menuTemplate(process.platform, APP_NAME');
+    expect(main).toContain('loadWindowState(');
+    expect(main).toContain('trackWindowState(window, stateFile)');
+  });
+
   it('trusts only the bundled renderer page', () => {
     expect(isTrustedRendererUrl('file:///opt/Sargable/resources/app.asar/dist/renderer/index.html')).toBe(
       true,
