@@ -11,31 +11,9 @@ import { ProfileService, ProfileStore } from '../../src/main/services/profiles.j
 import { NoSecretStore } from '../../src/main/services/secrets.js';
 import type { AdvisorApi } from '../../src/shared/api.js';
 import { startServer, type Flavor, type TestServer } from '../support/servers.js';
+import { isStatement, offendingEntries, statementKinds } from '../support/audit.js';
 
 const productsDdl = fs.readFileSync(new URL('../fixtures/seed/products.sql', import.meta.url), 'utf8');
-
-/** Statements that change data, schema, privileges or other sessions — independent of the guard's code. */
-const WRITES =
-  /^\s*(?:INSERT|UPDATE|DELETE|REPLACE|CREATE|ALTER|DROP|TRUNCATE|RENAME|GRANT|REVOKE|KILL|FLUSH|LOCK|UNLOCK|CALL|DO|LOAD|HANDLER|INSTALL|UNINSTALL|OPTIMIZE|REPAIR|CHECKSUM|PURGE|RESET|SHUTDOWN|XA|BEGIN|COMMIT|ANALYZE\s+TABLE|SET\s+(?:GLOBAL|PERSIST|PERSIST_ONLY|PASSWORD|ROLE|DEFAULT\s+ROLE)\b|SET\s+@@(?:GLOBAL|PERSIST)|SET\s+(?:SESSION\s+)?TRANSACTION\s+READ\s+WRITE|START\s+TRANSACTION(?!.*READ\s+ONLY))/is;
-/** What an analysis session may send (after comments are stripped). */
-const ALLOWED =
-  /^\s*(?:SELECT|WITH|SHOW|EXPLAIN|DESCRIBE|DESC|USE|ROLLBACK|SET\s+(?:SESSION\s+|@@SESSION\.|NAMES\b|@)|SET\s+SESSION\s+TRANSACTION\s+READ\s+ONLY|START\s+TRANSACTION\s+READ\s+ONLY|ANALYZE\s+(?:FORMAT\s*=\s*JSON\s+)?SELECT)/is;
-/** Protocol commands of a driver session (handshake, default schema, quit). */
-const COMMANDS = new Set([
-  'Connect',
-  'Quit',
-  'Query',
-  'Init DB',
-  'Ping',
-  'Prepare',
-  'Execute',
-  'Close stmt',
-  'Reset stmt',
-]);
-
-function stripComments(sql: string): string {
-  return sql.replace(/\/\*(?![!+]).*?\*\//gs, ' ').replace(/\/\*!\d*\s*(.*?)\*\//gs, '$1');
-}
 
 describe.each(['mysql', 'mariadb'] as Flavor[])('audit on %s: a full session sends no write', (flavor) => {
   let server: TestServer;
@@ -124,24 +102,13 @@ describe.each(['mysql', 'mariadb'] as Flavor[])('audit on %s: a full session sen
       "SELECT thread_id, command_type, CONVERT(argument USING utf8mb4) AS argument FROM mysql.general_log WHERE user_host LIKE 'auditor[%' ORDER BY event_time",
     );
     const statements = rows.map((row) => ({ command: String(row.command_type), text: String(row.argument) }));
-    const queries = statements.filter(
-      (entry) => entry.command === 'Query' || entry.command === 'Execute' || entry.command === 'Prepare',
-    );
-    const offending = statements.filter(
-      (entry) =>
-        !COMMANDS.has(entry.command) ||
-        ((entry.command === 'Query' || entry.command === 'Execute' || entry.command === 'Prepare') &&
-          (WRITES.test(stripComments(entry.text)) || !ALLOWED.test(stripComments(entry.text)))),
-    );
+    const queries = statements.filter(isStatement);
+    const offending = offendingEntries(statements);
     const threads = new Set(rows.map((row) => Number(row.thread_id)));
     console.info(
-      `audit ${flavor}: ${calls.length} API calls, ${threads.size} sessions, ${queries.length} statements, first kinds: ${[
-        ...new Set(
-          queries.map((entry) =>
-            stripComments(entry.text).trim().split(/\s+/).slice(0, 2).join(' ').toUpperCase(),
-          ),
-        ),
-      ].join(' | ')}`,
+      `audit ${flavor}: ${calls.length} API calls, ${threads.size} sessions, ${queries.length} statements, first kinds: ${statementKinds(
+        queries,
+      ).join(' | ')}`,
     );
     // The log really captured the session (else the test could not fail)…
     expect(queries.some((entry) => /^EXPLAIN/i.test(entry.text))).toBe(true);
