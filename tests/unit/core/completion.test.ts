@@ -238,7 +238,8 @@ describe('completeSql', () => {
     expect(result.items).toHaveLength(50);
     expect(result.incomplete).toBe(true);
     expect(result.items.every((item) => item.label.startsWith('t1'))).toBe(true);
-    expect(elapsed).toBeLessThan(200);
+    // A generous bound (the build machine is shared): it catches a quadratic scan, not a few ms.
+    expect(elapsed).toBeLessThan(1000);
     expect(completeSql('SELECT 1', 8, { ...outline, truncated: true }).incomplete).toBe(true);
   });
 
