@@ -52,6 +52,7 @@ describe.each(testServers())('production profile on $flavor', ({ flavor, url }) 
   };
   const admin = new URL(url);
   const name = `Prod ${flavor}`;
+  let label = '';
 
   async function openProduction(database: string): Promise<string> {
     const saved = await value<{ profile: { id: string } }>('profiles.save', {
@@ -66,11 +67,12 @@ describe.each(testServers())('production profile on $flavor', ({ flavor, url }) 
         production: true,
       },
     });
-    const opened = await value<{ connectionId: string; production: boolean; name: string }>(
+    const opened = await value<{ connectionId: string; production: boolean; name: string; label: string }>(
       'profiles.connect',
       { id: saved.profile.id, password: decodeURIComponent(admin.password) },
     );
     expect({ production: opened.production, name: opened.name }).toEqual({ production: true, name });
+    label = opened.label;
     return opened.connectionId;
   }
 
@@ -138,6 +140,21 @@ describe.each(testServers())('production profile on $flavor', ({ flavor, url }) 
         ),
       ).toBe(true);
       await victim.end().catch(() => undefined);
+      // Each executed write is in the profile's workspace history; the refused ones never ran.
+      const { workspace } = await value<{
+        workspace: { writes?: { action: string; sql: string[]; production: boolean; outcome: string }[] };
+      }>('workspace.get', { profileId: label });
+      expect(
+        workspace.writes?.map(({ action, sql, production, outcome }) => ({
+          action,
+          sql,
+          production,
+          outcome,
+        })),
+      ).toEqual([
+        { action: 'what-if-index', sql: whatIf.ddl, production: true, outcome: 'done' },
+        { action: 'kill', sql: [`KILL CONNECTION ${threadId}`], production: true, outcome: 'done' },
+      ]);
       await value('connection.close', { connectionId });
     });
   });

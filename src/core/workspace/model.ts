@@ -109,6 +109,34 @@ export interface Workspace {
    * version 1 files) simply have none.
    */
   deadlocks?: DeadlockHistoryEntry[];
+  /**
+   * Explicit writes Sargable ran on this profile's server (what-if index, kill, slow-log window),
+   * oldest first, for the record. Optional and additive like `deadlocks`.
+   */
+  writes?: WriteRecord[];
+}
+
+/** One explicit write on a server: what ran, where, and how it ended. */
+export interface WriteRecord {
+  at: string;
+  action: 'what-if-index' | 'kill' | 'slow-log-window';
+  /** The statements as confirmed by the user (for the slow-log window: apply, then restore). */
+  sql: string[];
+  /** The connection label (profile name or user@host:port); never a password. */
+  server: string;
+  /** The profile was marked production and the user typed its name. */
+  production: boolean;
+  /** `started` for background jobs (the slow-log window). */
+  outcome: 'done' | 'failed' | 'started';
+  message?: string;
+}
+
+/** At most this many writes are kept per workspace (the oldest go first). */
+export const MAX_WORKSPACE_WRITES = 500;
+
+/** Append a write record, keeping the newest {@link MAX_WORKSPACE_WRITES}. */
+export function recordWrite(workspace: Workspace, record: WriteRecord): void {
+  workspace.writes = [...(workspace.writes ?? []), record].slice(-MAX_WORKSPACE_WRITES);
 }
 
 const suggestionSchema = z.object({
@@ -175,6 +203,19 @@ const currentSchema = z.object({
   ),
   disabledRules: z.array(z.string().regex(/^[A-Z0-9]{1,20}$/)).optional(),
   deadlocks: z.array(deadlockEntrySchema()).optional(),
+  writes: z
+    .array(
+      z.object({
+        at: z.string(),
+        action: z.enum(['what-if-index', 'kill', 'slow-log-window']),
+        sql: z.array(z.string()),
+        server: z.string(),
+        production: z.boolean(),
+        outcome: z.enum(['done', 'failed', 'started']),
+        message: z.string().optional(),
+      }),
+    )
+    .optional(),
 });
 
 /**

@@ -8,6 +8,7 @@ import { digestSlowLogFiles } from '../services/slowlog-file.js';
 import { readSlowLogTable, slowLogTableEnd } from '../services/slowlog-table.js';
 import { captureSlowLogWindow, previewSlowLogWindow } from '../services/slowlog-window.js';
 import { assertProductionConfirmed } from '../services/production-guard.js';
+import { loggedWrite } from '../services/write-log.js';
 
 /** The capture handlers; `services.capture` keeps snapshots and jobs (one is created when absent). */
 export function createCaptureHandlers(services: Services): CaptureApi {
@@ -64,16 +65,22 @@ export function createCaptureHandlers(services: Services): CaptureApi {
       assertProductionConfirmed(target, request.productionConfirmation, 'Turning the slow log on');
       const options = request.longQueryTime === undefined ? {} : { longQueryTime: request.longQueryTime };
       const plan = await previewSlowLogWindow(connection, server, options);
-      const jobId = capture.startJob('capture.slowLogWindow', (signal, progress) =>
-        captureSlowLogWindow(target, server, connection, {
-          ...options,
-          consent: true,
-          seconds: request.seconds,
-          signal,
-          onProgress: (p) => progress({ totalMs: p.totalMs }),
-          ...(request.orderBy ? { orderBy: request.orderBy } : {}),
-          ...(request.limit ? { limit: request.limit } : {}),
-        }),
+      const jobId = await loggedWrite(
+        services.workspaces,
+        target,
+        { action: 'slow-log-window', sql: [...plan.apply, ...plan.restore], outcome: 'started' },
+        async () =>
+          capture.startJob('capture.slowLogWindow', (signal, progress) =>
+            captureSlowLogWindow(target, server, connection, {
+              ...options,
+              consent: true,
+              seconds: request.seconds,
+              signal,
+              onProgress: (p) => progress({ totalMs: p.totalMs }),
+              ...(request.orderBy ? { orderBy: request.orderBy } : {}),
+              ...(request.limit ? { limit: request.limit } : {}),
+            }),
+          ),
       );
       return { jobId, plan };
     },

@@ -6,8 +6,9 @@ import { AdvisorError } from '../../shared/errors.js';
 import type { Services } from '../handlers.js';
 import { explainStatement, verifyWhatIf } from '../services/explain.js';
 import { assertProductionConfirmed } from '../services/production-guard.js';
+import { loggedWrite } from '../services/write-log.js';
 
-export function createExplainHandlers({ connections }: Services): ExplainApi {
+export function createExplainHandlers({ connections, workspaces }: Services): ExplainApi {
   return {
     async 'explain.run'(request) {
       const { connection, server } = connections.get(request.connectionId);
@@ -35,15 +36,22 @@ export function createExplainHandlers({ connections }: Services): ExplainApi {
       if (!server.database)
         throw new AdvisorError('INVALID_INPUT', 'Choose a default database for this connection first.');
       assertProductionConfirmed(target, request.productionConfirmation, 'Building a what-if index');
-      const result = await verifyWhatIf(target, server, {
-        ddl: request.ddl,
-        table: request.table,
-        database: server.database,
-        beforeSql: request.sql,
-        afterSql: request.rewrittenSql ?? request.sql,
-        allowWhatIf: target.allowWhatIf && request.confirmed,
-        ...(request.threshold !== undefined ? { threshold: request.threshold } : {}),
-      });
+      const database = server.database;
+      const result = await loggedWrite(
+        workspaces,
+        target,
+        { action: 'what-if-index', sql: request.ddl },
+        () =>
+          verifyWhatIf(target, server, {
+            ddl: request.ddl,
+            table: request.table,
+            database,
+            beforeSql: request.sql,
+            afterSql: request.rewrittenSql ?? request.sql,
+            allowWhatIf: target.allowWhatIf && request.confirmed,
+            ...(request.threshold !== undefined ? { threshold: request.threshold } : {}),
+          }),
+      );
       const { created: _created, ...reply } = result;
       return reply;
     },

@@ -5,6 +5,7 @@ import type { Services } from '../handlers.js';
 import { AdvisorError } from '../../shared/errors.js';
 import { countRecordLocks, killSession, pollLocks, statementRewrites } from '../services/locks.js';
 import { assertProductionConfirmed } from '../services/production-guard.js';
+import { loggedWrite } from '../services/write-log.js';
 import { WorkspaceSessions } from '../services/workspace-sessions.js';
 import type { LockProblem, LockSnapshot } from '../../core/locks/snapshot.js';
 import { recordDeadlock } from '../../core/workspace/model.js';
@@ -63,14 +64,14 @@ export function createLocksHandlers(services: Services): LocksApi {
       return countRecordLocks(connection, trxIds);
     },
     async 'locks.kill'({ connectionId, threadId, scope, productionConfirmation }) {
-      assertProductionConfirmed(
-        connections.get(connectionId).target,
-        productionConfirmation,
-        `KILL ${scope.toUpperCase()} ${threadId}`,
-      );
+      const { target } = connections.get(connectionId);
+      const sql = `KILL ${scope.toUpperCase()} ${threadId}`;
+      assertProductionConfirmed(target, productionConfirmation, sql);
       // KILL is an explicit write: its own connection, never the guarded analysis session.
-      await connections.withWriteConnection(connectionId, (connection) =>
-        killSession(connection, threadId, scope),
+      await loggedWrite(workspaces, target, { action: 'kill', sql: [sql] }, () =>
+        connections.withWriteConnection(connectionId, (connection) =>
+          killSession(connection, threadId, scope),
+        ),
       );
     },
   };
