@@ -4,6 +4,7 @@ import { rule as ARI001 } from './ARI001-arithmetic-on-column.js';
 import { rule as CNV001 } from './CNV001-implicit-conversion.js';
 import { rule as FUN001 } from './FUN001-function-wrapped-column.js';
 import { rule as IDX001 } from './IDX001-unindexed-predicate.js';
+import { rule as LCK001 } from './LCK001-locking-read-waits.js';
 import { rule as LIK001 } from './LIK001-leading-wildcard.js';
 import { rule as MOD001 } from './MOD001-missing-not-null-value.js';
 import { rule as MOD002 } from './MOD002-zero-date-default.js';
@@ -22,6 +23,7 @@ export const rules: Readonly<Record<string, Rule>> = {
   CNV001,
   FUN001,
   IDX001,
+  LCK001,
   LIK001,
   MOD001,
   MOD002,

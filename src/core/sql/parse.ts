@@ -74,7 +74,8 @@ function astify(sql: string, dialect: 'MySQL' | 'MariaDB'): AstNode | undefined 
  * MariaDB grammar only when the MySQL one rejects them (MariaDB-only syntax such as WAIT n).
  *
  * A statement a grammar rejects is tried once more without the constructs `tolerant.ts` recognises
- * (GROUP BY … DESC, UPDATE IGNORE …); they come back as `tolerated` facts, positions unchanged.
+ * (GROUP BY … DESC, UPDATE IGNORE …, `FOR SHARE` / `OF t` locking clauses); they come back as
+ * `tolerated` facts, positions unchanged (rule LCK001 reads the locking clauses from there).
  */
 export function parseStatement(sql: string, flavor: Flavor): ParseResult {
   const dialect = dialectFor(flavor);
@@ -84,7 +85,7 @@ export function parseStatement(sql: string, flavor: Flavor): ParseResult {
       if (ast) return { ok: true, ast, dialect };
     } catch {
       // The MariaDB grammar reads `UPDATE IGNORE t` as table IGNORE aliased t: tolerate first.
-      const tolerated = parseTolerantly(sql, (text) => astify(text, 'MySQL'));
+      const tolerated = parseTolerantly(sql, (text) => astify(text, 'MySQL'), { lockingReads: true });
       if (tolerated) return { ok: true, dialect, ...tolerated };
     }
   }
@@ -93,7 +94,7 @@ export function parseStatement(sql: string, flavor: Flavor): ParseResult {
     if (!ast) return { ok: false, message: 'Empty statement', line: 1, column: 1 };
     return { ok: true, ast, dialect };
   } catch (error) {
-    const tolerated = parseTolerantly(sql, (text) => astify(text, dialect));
+    const tolerated = parseTolerantly(sql, (text) => astify(text, dialect), { lockingReads: true });
     if (tolerated) return { ok: true, dialect, ...tolerated };
     return { ok: false, ...describeParseError(error, sql) };
   }
