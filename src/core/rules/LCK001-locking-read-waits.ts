@@ -1,9 +1,11 @@
 // LCK001: a locking read without NOWAIT / SKIP LOCKED waits for locked rows; offer the per-server rewrites.
 
 import { rewriteLockingRead } from '../locks/rewrite.js';
-import { findTrailingLocking } from '../locks/locking-clause.js';
+import { containsLockingClause, findTrailingLocking } from '../locks/locking-clause.js';
 import type { Suggestion } from '../model/report.js';
 import { defineRule } from './engine.js';
+
+const MAYBE_LOCKING = /\b(?:FOR\s+(?:UPDATE|SHARE)|SHARE\s+MODE)\b/i;
 
 export const rule = defineRule({
   meta: {
@@ -30,6 +32,9 @@ export const rule = defineRule({
     },
   },
   detect(context) {
+    // Rewriting parses the statement again: only for statements that have a locking clause at all
+    // (a cheap text test first, then the token scan that skips strings and comments).
+    if (!MAYBE_LOCKING.test(context.sql) || !containsLockingClause(context.sql)) return;
     const result = rewriteLockingRead(context.sql, context.server);
     if (result.status === 'not-locking-read') return;
     // Statements already failing fast or skipping on every clause get no finding.
