@@ -29,6 +29,7 @@ export const apiMethods = [
   'capture.snapshot',
   'capture.delta',
   'capture.slowLogTable',
+  'capture.histogram',
   'capture.slowLogWindowPlan',
   'capture.slowLogWindow',
   'digest.start',

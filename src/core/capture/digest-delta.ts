@@ -170,7 +170,8 @@ export interface DigestDeltaOptions {
 }
 
 // The capture's own statements (snapshot and status reads), recognised in DIGEST_TEXT.
-const OWN_DIGEST = /`?performance_schema`?\s*\.\s*`?(?:events_statements_summary_by_digest|global_status)`?/i;
+const OWN_DIGEST =
+  /`?performance_schema`?\s*\.\s*`?(?:events_statements_summary_by_digest|events_statements_histogram_by_digest|global_status)`?/i;
 
 const PICOS_PER_MS = 1_000_000_000n;
 

@@ -37,3 +37,33 @@ export {
   type SlowLogWindowOptions,
   type SlowLogWindowPlan,
 } from './slow-log-window.js';
+export { rebinLatency, type LatencyBucket, type LatencyHistogram } from './latency-histogram.js';
+export {
+  createSlowLogTimelineScanner,
+  parseLogTime,
+  type SlowLogTimelineScanner,
+} from './slowlog-timeline.js';
+export {
+  createTimeline,
+  nextBucketWidth,
+  type TimelineBuilder,
+  type TimelineOptions,
+  type WorkloadTimeline,
+} from './timeline.js';
+export {
+  csvField,
+  selectTopClasses,
+  TOP_JSON_FORMAT,
+  topClassesFromDelta,
+  topClassesFromDigest,
+  topClassesToCsv,
+  topClassesToJson,
+  topCsvColumns,
+  topSortKeys,
+  topSortValue,
+  type TopClass,
+  type TopClassList,
+  type TopLatency,
+  type TopSortKey,
+  type TopSourceKind,
+} from './top-classes.js';

@@ -1,11 +1,13 @@
 // Handlers for the capture area (see src/shared/api/capture.ts).
 
+import { topClassesFromDigest } from '../../core/capture/index.js';
 import type { CaptureApi } from '../../shared/api/capture.js';
 import { AdvisorError } from '../../shared/errors.js';
 import type { Services } from '../handlers.js';
-import { CaptureService, digestDelta, takeDigestSnapshot } from '../services/capture.js';
+import { CaptureService, digestDelta, readDigestHistogram, takeDigestSnapshot } from '../services/capture.js';
 import { digestSlowLogFiles } from '../services/slowlog-file.js';
 import { readSlowLogTable, slowLogTableEnd } from '../services/slowlog-table.js';
+import { scanSlowLogTimeline } from '../services/slowlog-timeline.js';
 import { captureSlowLogWindow, previewSlowLogWindow } from '../services/slowlog-window.js';
 import { assertProductionConfirmed } from '../services/production-guard.js';
 import { loggedWrite } from '../services/write-log.js';
@@ -49,6 +51,10 @@ export function createCaptureHandlers(services: Services): CaptureApi {
         ...(request.limit ? { limit: request.limit } : {}),
       });
     },
+    async 'capture.histogram'(request) {
+      const { connection, server } = connections.get(request.connectionId);
+      return { buckets: await readDigestHistogram(connection, server, request.schema, request.digest) };
+    },
     async 'capture.slowLogWindowPlan'(request) {
       const { connection, server } = connections.get(request.connectionId);
       return previewSlowLogWindow(
@@ -85,8 +91,11 @@ export function createCaptureHandlers(services: Services): CaptureApi {
       return { jobId, plan };
     },
     async 'digest.start'(request) {
-      const jobId = capture.startJob('digest', (signal, progress) =>
-        digestSlowLogFiles(request.paths, {
+      const jobId = capture.startJob('digest', async (signal, progress) => {
+        // The timeline is a second, light pass over the same files (see slowlog-timeline.ts); a
+        // failure there only leaves the chart out, the digest reports file errors itself.
+        const timeline = scanSlowLogTimeline(request.paths, { signal }).catch(() => null);
+        const result = await digestSlowLogFiles(request.paths, {
           signal,
           onProgress: (p) =>
             progress({
@@ -97,8 +106,13 @@ export function createCaptureHandlers(services: Services): CaptureApi {
             }),
           ...(request.orderBy ? { orderBy: request.orderBy } : {}),
           ...(request.limit ? { limit: request.limit } : {}),
-        }),
-      );
+        });
+        return {
+          ...result,
+          ...(request.view === 'top' ? { classes: topClassesFromDigest(result) } : {}),
+          timeline: await timeline,
+        };
+      });
       return { jobId };
     },
     async 'job.status'(request) {

@@ -20,11 +20,13 @@ import {
   computeDigestDelta,
   digestCounterColumns,
   mapDigestToFingerprint,
+  picosToMs,
   type DigestCounter,
   type DigestDelta,
   type DigestDeltaOptions,
   type DigestRow,
   type DigestSnapshot,
+  type LatencyBucket,
 } from '../../core/capture/index.js';
 import type { ServerInfo } from '../../core/model/server-info.js';
 import { AdvisorError, type WireError } from '../../shared/errors.js';
@@ -214,6 +216,41 @@ export async function digestDelta(
     return delta;
   } catch (error) {
     throw captureError(error, 'Reading digest texts from performance_schema');
+  }
+}
+
+/**
+ * The latency histogram of one digest since it was first seen (MySQL >= 8.0.1:
+ * `events_statements_histogram_by_digest`, 450 buckets; only the non-empty ones are read). The
+ * histogram table came with the digest quantiles (WL#5384), hence the `digestQuantiles` capability.
+ */
+export async function readDigestHistogram(
+  connection: Connection,
+  server: ServerInfo,
+  schema: string | null,
+  digest: string,
+): Promise<LatencyBucket[]> {
+  requirePerformanceSchema(server);
+  if (!server.capabilities.digestQuantiles) {
+    throw new AdvisorError(
+      'UNSUPPORTED',
+      'This server has no statement latency histograms (performance_schema.events_statements_histogram_by_digest needs MySQL 8.0.1 or later); the table shows the average and maximum instead.',
+    );
+  }
+  try {
+    const [rows] = await connection.query<RowDataPacket[]>(
+      `SELECT ${CAPTURE_MARKER} BUCKET_TIMER_LOW, BUCKET_TIMER_HIGH, COUNT_BUCKET ` +
+        'FROM performance_schema.events_statements_histogram_by_digest ' +
+        'WHERE SCHEMA_NAME <=> ? AND DIGEST = ? AND COUNT_BUCKET > 0 ORDER BY BUCKET_NUMBER',
+      [schema, digest],
+    );
+    return rows.map((row) => ({
+      lowMs: picosToMs(toBig(row.BUCKET_TIMER_LOW)),
+      highMs: picosToMs(toBig(row.BUCKET_TIMER_HIGH)),
+      count: toNumber(row.COUNT_BUCKET),
+    }));
+  } catch (error) {
+    throw captureError(error, 'Reading performance_schema.events_statements_histogram_by_digest');
   }
 }
 

@@ -16,7 +16,12 @@
  * statements (marked with CAPTURE_MARKER) are left out and counted.
  */
 import type { Connection, RowDataPacket } from 'mysql2/promise';
-import { slowLogRowToEvent } from '../../core/capture/index.js';
+import {
+  createTimeline,
+  slowLogRowToEvent,
+  timeToSeconds,
+  type WorkloadTimeline,
+} from '../../core/capture/index.js';
 import {
   createDigest,
   type Digest,
@@ -57,6 +62,8 @@ export interface SlowLogTableResult extends DigestResult {
   reset: boolean;
   /** False when `maxRows` stopped the read before the end of the table. */
   complete: boolean;
+  /** Statements per time bucket by `start_time` (rows of this read only). */
+  timeline: WorkloadTimeline;
 }
 
 const SELECT_COLUMNS = `SELECT ${CAPTURE_MARKER} UNIX_TIMESTAMP(start_time) AS start_epoch, slow_log.* FROM mysql.slow_log`;
@@ -118,6 +125,7 @@ export async function readSlowLogTable(
   let rowsRead = 0;
   let own = 0;
   let complete = false;
+  const timeline = createTimeline();
   try {
     while (rowsRead < maxRows) {
       if (options.signal?.aborted)
@@ -149,6 +157,8 @@ export async function readSlowLogTable(
           own++;
           continue;
         }
+        const queryTime = timeToSeconds(String(row.query_time));
+        timeline.add(Number(row.start_epoch), Number(queryTime));
         digest.add(
           slowLogRowToEvent(
             {
@@ -186,5 +196,6 @@ export async function readSlowLogTable(
     cursor,
     reset,
     complete,
+    timeline: timeline.result(),
   };
 }

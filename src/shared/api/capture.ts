@@ -1,7 +1,13 @@
 // API area: live capture (performance_schema digests, mysql.slow_log, slow-log windows) and slow-log file jobs.
 
 import { z } from 'zod';
-import { digestDeltaOrders, type DigestDelta, type SlowLogWindowPlan } from '../../core/capture/index.js';
+import {
+  digestDeltaOrders,
+  type DigestDelta,
+  type LatencyBucket,
+  type SlowLogWindowPlan,
+  type WorkloadTimeline,
+} from '../../core/capture/index.js';
 import type { DigestResult } from '../../core/slowlog/index.js';
 import { productionConfirmationField } from './profiles.js';
 
@@ -36,6 +42,13 @@ export const captureSlowLogTableSchema = z.object({
   limit: z.number().int().positive().optional(),
 });
 
+export const captureHistogramSchema = z.object({
+  connectionId,
+  /** SCHEMA_NAME of the digest row (null: statements run without a default database). */
+  schema: z.string().nullable(),
+  digest: z.string().regex(/^[0-9a-f]{32,64}$/i),
+});
+
 export const captureWindowPlanSchema = z.object({
   connectionId,
   longQueryTime: z.number().min(0).max(3600).optional(),
@@ -55,6 +68,11 @@ export const captureSlowLogWindowSchema = z.object({
 
 export const digestStartSchema = z.object({
   paths: z.array(z.string().min(1)).min(1),
+  /**
+   * `top`: the job's result carries the classes as compact Top queries rows (`TopClass`, about a
+   * third of the JSON of full `DigestClass`es, which matters at 100k classes). Default `classes`.
+   */
+  view: z.enum(['classes', 'top']).optional(),
   orderBy: orderBy.optional(),
   limit: z.number().int().positive().optional(),
 });
@@ -65,6 +83,7 @@ export const captureSchemas = {
   'capture.snapshot': captureSnapshotSchema,
   'capture.delta': captureDeltaSchema,
   'capture.slowLogTable': captureSlowLogTableSchema,
+  'capture.histogram': captureHistogramSchema,
   'capture.slowLogWindowPlan': captureWindowPlanSchema,
   'capture.slowLogWindow': captureSlowLogWindowSchema,
   'digest.start': digestStartSchema,
@@ -86,6 +105,8 @@ export interface SlowLogTableReply extends DigestResult {
   cursor: z.infer<typeof cursorSchema>;
   reset: boolean;
   complete: boolean;
+  /** Statements per time bucket by `start_time` (rows of this read). */
+  timeline: WorkloadTimeline;
 }
 
 /** Progress of a job; fields depend on the job kind. */
@@ -98,7 +119,9 @@ export interface JobProgressReply {
   totalMs?: number;
 }
 
-/** `job.status`: `result` is a `SlowLogFileResult` (digest.start) or a `SlowLogTableReply` plus plan (slow-log window). */
+/**
+ * `job.status`: `result` is a `SlowLogFileResult` plus `timeline: WorkloadTimeline | null` (digest.start;
+ * with `view: 'top'` its `classes` are `TopClass` rows) or a `SlowLogTableReply` plus plan (slow-log window). */
 export interface JobStatusReply {
   jobId: string;
   kind: string;
@@ -115,6 +138,8 @@ export interface CaptureApi {
   'capture.delta'(request: z.input<typeof captureDeltaSchema>): Promise<DigestDelta>;
   /** Read mysql.slow_log (log_output=TABLE) incrementally into pt-query-digest classes. */
   'capture.slowLogTable'(request: z.input<typeof captureSlowLogTableSchema>): Promise<SlowLogTableReply>;
+  /** The latency histogram of one digest since it was first seen (MySQL >= 8.0.1). */
+  'capture.histogram'(request: z.input<typeof captureHistogramSchema>): Promise<{ buckets: LatencyBucket[] }>;
   /** The exact SET GLOBAL statements a slow-log window would run and restore (changes nothing). */
   'capture.slowLogWindowPlan'(request: z.input<typeof captureWindowPlanSchema>): Promise<SlowLogWindowPlan>;
   /** With consent: turn the slow log on for `seconds`, restore, digest the window. A job. */

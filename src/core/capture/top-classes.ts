@@ -1,0 +1,284 @@
+// One row model for the Top queries view over every source (slow-log files, mysql.slow_log, digest deltas), with sort, filter and CSV/JSON export.
+import type { DigestClass, DigestResult } from '../slowlog/index.js';
+import type { DigestDelta, DigestDeltaClass } from './digest-delta.js';
+import { statementFromDigestText } from './digest-text.js';
+import type { WorkloadTimeline } from './timeline.js';
+
+/** Where a class list came from. */
+export type TopSourceKind = 'file' | 'slow_log' | 'performance_schema';
+
+/** Latency summary of a class, in seconds; null where the source has no such value. */
+export interface TopLatency {
+  min: number | null;
+  median: number | null;
+  avg: number | null;
+  p95: number | null;
+  p99: number | null;
+  max: number | null;
+  /** True when min/median/p95/p99/max are since the digest was first seen, not the window. */
+  lifetime: boolean;
+}
+
+/** One class as the Top queries view shows and exports it. */
+export interface TopClass {
+  /** Stable key: the pt-query-digest checksum (logs) or `schema/DIGEST` (performance_schema). */
+  id: string;
+  /** pt-query-digest class checksum; for digests the mapped class, when there is one. */
+  checksum: string | null;
+  /** performance_schema DIGEST (digests only). */
+  digest: string | null;
+  fingerprint: string;
+  schemas: string[];
+  count: number;
+  /** Total query time in seconds. */
+  totalSeconds: number;
+  latency: TopLatency;
+  /** Total lock time in seconds (null: unknown). */
+  lockSeconds: number | null;
+  rowsSent: number | null;
+  rowsExamined: number | null;
+  firstSeen: string | null;
+  lastSeen: string | null;
+  /** A real statement (the slowest example of a log, QUERY_SAMPLE_TEXT of a digest), or null. */
+  example: string | null;
+  /** The normalized statement with `?` placeholders (digests: DIGEST_TEXT), or null. */
+  normalized: string | null;
+}
+
+/** A class list with where it came from. */
+export interface TopClassList {
+  source: { kind: TopSourceKind; label: string };
+  /** Events (logs) or statements (digests) in the list's window. */
+  events: number;
+  classes: TopClass[];
+  timeline: WorkloadTimeline | null;
+}
+
+/** Sortable columns. */
+export const topSortKeys = [
+  'totalSeconds',
+  'count',
+  'avg',
+  'p95',
+  'max',
+  'lockSeconds',
+  'rowsExamined',
+  'rowsSent',
+] as const;
+export type TopSortKey = (typeof topSortKeys)[number];
+
+function round(value: number, digits = 6): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
+
+function or(value: number | undefined | null): number | null {
+  return value === undefined || value === null || !Number.isFinite(value) ? null : value;
+}
+
+/** Log classes (files, mysql.slow_log) → rows. */
+export function topClassesFromDigest(result: Pick<DigestResult, 'classes'>): TopClass[] {
+  return result.classes.map((entry: DigestClass) => {
+    const time = entry.queryTime;
+    return {
+      id: entry.checksum,
+      checksum: entry.checksum,
+      digest: null,
+      fingerprint: entry.fingerprint,
+      schemas: entry.schemas,
+      count: entry.queryCount,
+      totalSeconds: time?.sum ?? 0,
+      latency: {
+        min: or(time?.min),
+        median: or(time?.median),
+        avg: or(time?.avg),
+        p95: or(time?.p95),
+        p99: null,
+        max: or(time?.max),
+        lifetime: false,
+      },
+      lockSeconds: or(entry.lockTime?.sum),
+      rowsSent: or(entry.rowsSent?.sum),
+      rowsExamined: or(entry.rowsExamined?.sum),
+      firstSeen: entry.firstSeen ?? null,
+      lastSeen: entry.lastSeen ?? null,
+      example: entry.example.sql,
+      normalized: null,
+    };
+  });
+}
+
+function msToSeconds(ms: number | null): number | null {
+  return ms === null ? null : round(ms / 1000);
+}
+
+/** performance_schema digest delta classes → rows (window counters, lifetime quantiles). */
+export function topClassesFromDelta(delta: Pick<DigestDelta, 'classes'>): TopClass[] {
+  return delta.classes.map((entry: DigestDeltaClass) => {
+    const normalized = entry.digestText === null ? null : statementFromDigestText(entry.digestText);
+    return {
+      id: `${entry.schema ?? ''}/${entry.digest ?? 'overflow'}`,
+      checksum: entry.fingerprint?.checksum ?? null,
+      digest: entry.digest,
+      fingerprint: entry.fingerprint?.fingerprint ?? entry.digestText ?? '(no digest text)',
+      schemas: entry.schema === null ? [] : [entry.schema],
+      count: entry.count,
+      totalSeconds: round(entry.totalMs / 1000),
+      latency: {
+        min: null,
+        median: null,
+        avg: msToSeconds(entry.avgMs),
+        p95: msToSeconds(entry.lifetime.p95Ms),
+        p99: msToSeconds(entry.lifetime.p99Ms),
+        max: msToSeconds(entry.lifetime.maxMs),
+        lifetime: true,
+      },
+      lockSeconds: round(entry.lockMs / 1000),
+      rowsSent: entry.rowsSent,
+      rowsExamined: entry.rowsExamined,
+      firstSeen: entry.lifetime.firstSeen,
+      lastSeen: entry.lifetime.lastSeen,
+      example: entry.sampleText,
+      normalized,
+    };
+  });
+}
+
+/** The value a column sorts by (null sorts last). */
+export function topSortValue(entry: TopClass, key: TopSortKey): number | null {
+  switch (key) {
+    case 'totalSeconds':
+      return entry.totalSeconds;
+    case 'count':
+      return entry.count;
+    case 'avg':
+      return entry.latency.avg;
+    case 'p95':
+      return entry.latency.p95;
+    case 'max':
+      return entry.latency.max;
+    case 'lockSeconds':
+      return entry.lockSeconds;
+    case 'rowsExamined':
+      return entry.rowsExamined;
+    case 'rowsSent':
+      return entry.rowsSent;
+  }
+}
+
+/**
+ * Filter then sort (a new array). Every word of `filter` must occur, case-insensitively, in the
+ * fingerprint, a schema, the checksum or the digest. Ties keep the input order (stable sort).
+ */
+export function selectTopClasses(
+  classes: readonly TopClass[],
+  options: { filter?: string; sort?: TopSortKey; descending?: boolean } = {},
+): TopClass[] {
+  const words = (options.filter ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+  const kept =
+    words.length === 0
+      ? [...classes]
+      : classes.filter((entry) => {
+          const haystack =
+            `${entry.fingerprint}\n${entry.schemas.join('\n')}\n${entry.checksum ?? ''}\n${entry.digest ?? ''}`.toLowerCase();
+          return words.every((word) => haystack.includes(word));
+        });
+  const key = options.sort ?? 'totalSeconds';
+  const direction = options.descending === false ? 1 : -1;
+  return kept.sort((a, b) => {
+    const x = topSortValue(a, key);
+    const y = topSortValue(b, key);
+    if (x === null || y === null) return x === y ? 0 : x === null ? 1 : -1;
+    return x === y ? 0 : (x < y ? -1 : 1) * direction;
+  });
+}
+
+/** Columns of the CSV export, in order. */
+export const topCsvColumns = [
+  'rank',
+  'checksum',
+  'digest',
+  'fingerprint',
+  'schemas',
+  'count',
+  'total_s',
+  'avg_s',
+  'min_s',
+  'median_s',
+  'p95_s',
+  'p99_s',
+  'max_s',
+  'latency_lifetime',
+  'lock_s',
+  'rows_sent',
+  'rows_examined',
+  'first_seen',
+  'last_seen',
+  'example',
+] as const;
+
+/**
+ * One CSV field (RFC 4180): quoted when it holds a comma, quote, CR or LF. A text that starts
+ * with `=`, `+`, `-`, `@`, tab or CR gets a leading `'` so a spreadsheet shows it as text instead
+ * of running it as a formula (OWASP "CSV injection"): query texts come from whoever sent them.
+ */
+export function csvField(value: string | number | boolean | null): string {
+  if (value === null) return '';
+  if (typeof value !== 'string') return String(value);
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+/** The classes as CSV (header line, one line per class in the given order, CRLF line ends). */
+export function topClassesToCsv(classes: readonly TopClass[]): string {
+  const lines = [topCsvColumns.join(',')];
+  classes.forEach((entry, index) => {
+    const l = entry.latency;
+    const row: (string | number | boolean | null)[] = [
+      index + 1,
+      entry.checksum,
+      entry.digest,
+      entry.fingerprint,
+      entry.schemas.join(' '),
+      entry.count,
+      entry.totalSeconds,
+      l.avg,
+      l.min,
+      l.median,
+      l.p95,
+      l.p99,
+      l.max,
+      l.lifetime,
+      entry.lockSeconds,
+      entry.rowsSent,
+      entry.rowsExamined,
+      entry.firstSeen,
+      entry.lastSeen,
+      entry.example ?? entry.normalized,
+    ];
+    lines.push(row.map(csvField).join(','));
+  });
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+/** Format name and version of the JSON export. */
+export const TOP_JSON_FORMAT = 'sargable-top-queries/1';
+
+/** The classes as JSON: `{ format, exportedAt, source, events, classes }` (classes in the given order). */
+export function topClassesToJson(
+  list: Pick<TopClassList, 'source' | 'events'>,
+  classes: readonly TopClass[],
+  exportedAt: Date,
+): string {
+  return `${JSON.stringify(
+    {
+      format: TOP_JSON_FORMAT,
+      exportedAt: exportedAt.toISOString(),
+      source: list.source,
+      events: list.events,
+      classes: classes.map((entry, index) => ({ rank: index + 1, ...entry })),
+    },
+    null,
+    2,
+  )}\n`;
+}
