@@ -1,244 +1,776 @@
-// The Top queries panel: digest a slow log file (progress with bytes and events/s, Cancel), rank classes, send one to the editor.
-import { useEffect, useMemo, useRef, useState } from 'react';
+// The Top queries panel: pick a source (slow-log file, live performance_schema digests, mysql.slow_log, a consented slow-log window), rank classes in a virtualized table, chart them, export them, send one to the Advisor or EXPLAIN.
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import {
+  rebinLatency,
+  selectTopClasses,
+  topClassesFromDelta,
+  topClassesFromDigest,
+  topClassesToCsv,
+  topClassesToJson,
+  type LatencyHistogram,
+  type SlowLogWindowPlan,
+  type TopClass,
+  type TopClassList,
+  type TopSortKey,
+  type WorkloadTimeline,
+} from '../../core/capture/index.js';
+import type { DigestResult } from '../../core/slowlog/digest.js';
 import type { AdvisorApi } from '../../shared/api.js';
-import type { JobStatusReply } from '../../shared/api/capture.js';
-import type { DigestClass, DigestResult } from '../../core/slowlog/digest.js';
+import type { JobStatusReply, SlowLogTableReply } from '../../shared/api/capture.js';
 import { formatBytes, formatCount } from '../plan-view.js';
+import { placeholderOffsets } from '../placeholders.js';
 import { ErrorBox, toShownError, type ShownError } from './error-box.js';
+import { ConfirmDialog } from './modal.js';
+import { LatencyChart, TimelineChart } from './top-charts.js';
 
 /** Props of {@link TopQueriesPanel}. */
 export interface TopQueriesPanelProps {
   api: AdvisorApi;
   connected: boolean;
+  /** The live connection (live digests, mysql.slow_log and the slow-log window need one). */
+  connectionId?: string | null;
   /** Open the class's example in a new editor tab and analyze it (and EXPLAIN it when `explain`). */
   onSend(sql: string, explain: boolean): void;
 }
 
-type SortKey = 'total' | 'count' | 'avg' | 'p95' | 'examined';
+type Source = 'file' | 'digests' | 'table';
 
-const sortLabels: Record<SortKey, string> = {
-  total: 'Total time',
-  count: 'Count',
-  avg: 'Avg',
-  p95: '95th',
-  examined: 'Rows examined (avg)',
+const sourceLabels: Record<Source, string> = {
+  file: 'Slow log file',
+  digests: 'Live digests',
+  table: 'mysql.slow_log',
 };
 
-function sortValue(entry: DigestClass, key: SortKey): number {
-  switch (key) {
-    case 'total':
-      return entry.queryTime?.sum ?? 0;
-    case 'count':
-      return entry.queryCount;
-    case 'avg':
-      return entry.queryTime?.avg ?? 0;
-    case 'p95':
-      return entry.queryTime?.p95 ?? 0;
-    case 'examined':
-      return entry.rowsExamined?.avg ?? 0;
-  }
+const columns: { key: TopSortKey; label: string }[] = [
+  { key: 'totalSeconds', label: 'Total' },
+  { key: 'count', label: 'Count' },
+  { key: 'avg', label: 'Avg' },
+  { key: 'p95', label: '95th' },
+  { key: 'max', label: 'Max' },
+  { key: 'lockSeconds', label: 'Lock' },
+  { key: 'rowsExamined', label: 'Rows exam.' },
+  { key: 'rowsSent', label: 'Rows sent' },
+];
+
+/** Row height of the virtualized table (CSS keeps every row on one line at this height). */
+const ROW_HEIGHT = 26;
+/** Live capture: snapshots per window (the service keeps 32). */
+const LIVE_STEPS = 20;
+
+function seconds(value: number | null | undefined): string {
+  if (value === null || value === undefined) return '—';
+  if (value >= 1) return `${value.toFixed(2)} s`;
+  if (value >= 0.001) return `${(value * 1000).toFixed(1)} ms`;
+  return `${Math.round(value * 1_000_000)} µs`;
 }
 
-function seconds(value: number | undefined): string {
-  if (value === undefined) return '—';
-  return value >= 1 ? `${value.toFixed(2)} s` : `${(value * 1000).toFixed(1)} ms`;
+function count(value: number | null): string {
+  return value === null ? '—' : formatCount(value);
 }
 
-/** Slow log → ranked classes. */
-export function TopQueriesPanel({ api, connected, onSend }: TopQueriesPanelProps) {
+function epoch(text: string | null): number | null {
+  if (!text) return null;
+  const value = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(text) ? text : `${text.replace(' ', 'T')}Z`);
+  return Number.isFinite(value) ? value / 1000 : null;
+}
+
+function wait(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = window.setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        window.clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+}
+
+function download(name: string, type: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = name;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  window.setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+function stamp(date: Date): string {
+  return date.toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
+}
+
+/** A running live capture: elapsed/total for the progress line. */
+interface LiveProgress {
+  elapsedMs: number;
+  totalMs: number;
+  steps: number;
+}
+
+/** Per-class statement counts for each live step (the selected class's own bars on the timeline). */
+type StepCounts = Map<string, number[]>;
+
+/** Pick a source → ranked classes. */
+export function TopQueriesPanel({ api, connected, connectionId = null, onSend }: TopQueriesPanelProps) {
+  const [source, setSource] = useState<Source>('file');
   const [path, setPath] = useState('');
+  const [windowSeconds, setWindowSeconds] = useState('30');
   const [job, setJob] = useState<JobStatusReply | null>(null);
+  const [live, setLive] = useState<LiveProgress | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [list, setList] = useState<TopClassList | null>(null);
+  const [stepCounts, setStepCounts] = useState<StepCounts | null>(null);
+  const [tableMore, setTableMore] = useState<SlowLogTableReply['cursor'] | null>(null);
   const [error, setError] = useState<ShownError | null>(null);
-  const [sort, setSort] = useState<SortKey>('total');
+  const [sort, setSort] = useState<{ key: TopSortKey; descending: boolean }>({
+    key: 'totalSeconds',
+    descending: true,
+  });
   const [filter, setFilter] = useState('');
   const [selected, setSelected] = useState<string | null>(null);
+  const [useNormalized, setUseNormalized] = useState(false);
+  const [histogram, setHistogram] = useState<{ id: string; value: LatencyHistogram | null } | null>(null);
+  const [consent, setConsent] = useState<{ plan: SlowLogWindowPlan; seconds: number } | null>(null);
   const timer = useRef<number | undefined>(undefined);
+  const liveAbort = useRef<AbortController | null>(null);
+  const scroller = useRef<HTMLDivElement>(null);
 
-  useEffect(() => () => window.clearTimeout(timer.current), []);
+  useEffect(
+    () => () => {
+      window.clearTimeout(timer.current);
+      liveAbort.current?.abort();
+    },
+    [],
+  );
 
-  async function follow(jobId: string) {
+  const needsConnection = source !== 'file' && !connectionId;
+  const running = busy || job?.state === 'running' || live !== null;
+
+  function reset() {
+    setError(null);
+    setJob(null);
+    setList(null);
+    setStepCounts(null);
+    setSelected(null);
+    setHistogram(null);
+    setTableMore(null);
+  }
+
+  function showList(next: TopClassList) {
+    setList(next);
+    setSelected(null);
+    scroller.current?.scrollTo({ top: 0 });
+  }
+
+  function fromJobResult(status: JobStatusReply, label: string) {
+    if (status.state !== 'done' || !status.result) return;
+    if (status.kind === 'digest') {
+      // Requested with view: 'top', so the classes are already rows.
+      const result = status.result as Omit<DigestResult, 'classes'> & {
+        classes: TopClass[];
+        timeline?: WorkloadTimeline | null;
+      };
+      showList({
+        source: { kind: 'file', label },
+        events: result.global.events,
+        classes: result.classes,
+        timeline: result.timeline ?? null,
+      });
+    } else {
+      const result = status.result as SlowLogTableReply;
+      showList({
+        source: { kind: 'slow_log', label },
+        events: result.global.events,
+        classes: topClassesFromDigest(result),
+        timeline: result.timeline,
+      });
+    }
+  }
+
+  async function follow(jobId: string, label: string) {
     try {
       const status = await api['job.status']({ jobId });
       setJob(status);
-      if (status.state === 'running') timer.current = window.setTimeout(() => void follow(jobId), 250);
-      else if (status.error)
+      if (status.state === 'running') {
+        timer.current = window.setTimeout(() => void follow(jobId, label), 250);
+        return;
+      }
+      if (status.error) {
         setError({
           code: status.error.code,
           message: status.error.message,
           ...(status.error.hint ? { hint: status.error.hint } : {}),
         });
+      }
+      fromJobResult(status, label);
     } catch (caught) {
       setError(toShownError(caught));
     }
   }
 
-  async function start() {
+  async function startFile() {
     if (!path.trim()) {
       setError({ code: 'INVALID_INPUT', message: 'Enter the path of a slow log file on this machine.' });
       return;
     }
-    setError(null);
-    setJob(null);
-    setSelected(null);
+    reset();
     try {
-      const { jobId } = await api['digest.start']({ paths: [path.trim()] });
-      void follow(jobId);
+      const { jobId } = await api['digest.start']({ paths: [path.trim()], view: 'top' });
+      void follow(jobId, path.trim());
     } catch (caught) {
       setError(toShownError(caught));
     }
   }
 
-  const result = job?.state === 'done' ? (job.result as DigestResult | undefined) : undefined;
-  const classes = useMemo(() => {
-    const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
-    return (result?.classes ?? [])
-      .filter((entry) => words.every((word) => entry.fingerprint.toLowerCase().includes(word)))
-      .sort((a, b) => sortValue(b, sort) - sortValue(a, sort));
-  }, [result, sort, filter]);
-  const chosen = classes.find((entry) => entry.checksum === selected);
+  function windowLength(): number | null {
+    const value = Number(windowSeconds);
+    if (!Number.isFinite(value) || value <= 0 || value > 86_400) {
+      setError({ code: 'INVALID_INPUT', message: 'Enter a window between 1 and 86400 seconds.' });
+      return null;
+    }
+    return value;
+  }
+
+  /** Snapshot, then a snapshot per step (deltas give the timeline), then the whole window's delta. */
+  async function startDigests() {
+    if (!connectionId) return;
+    const total = windowLength();
+    if (total === null) return;
+    reset();
+    const abort = new AbortController();
+    liveAbort.current = abort;
+    const stepMs = Math.max(1000, (total * 1000) / LIVE_STEPS);
+    const started = Date.now();
+    setLive({ elapsedMs: 0, totalMs: total * 1000, steps: 0 });
+    try {
+      const first = await api['capture.snapshot']({ connectionId });
+      let previous = first;
+      const counts: number[] = [];
+      const querySeconds: number[] = [];
+      const perClass: StepCounts = new Map();
+      while (!abort.signal.aborted && Date.now() - started < total * 1000) {
+        await wait(Math.min(stepMs, Math.max(0, total * 1000 - (Date.now() - started))), abort.signal);
+        const next = await api['capture.snapshot']({ connectionId });
+        const step = await api['capture.delta']({
+          connectionId,
+          fromSnapshotId: previous.snapshotId,
+          toSnapshotId: next.snapshotId,
+          limit: 200,
+        });
+        const index = counts.length;
+        counts.push(step.totals.count);
+        querySeconds.push(step.totals.totalMs / 1000);
+        for (const row of topClassesFromDelta(step)) {
+          const series = perClass.get(row.id) ?? [];
+          series[index] = row.count;
+          perClass.set(row.id, series);
+        }
+        previous = next;
+        setLive({ elapsedMs: Date.now() - started, totalMs: total * 1000, steps: counts.length });
+      }
+      const delta = await api['capture.delta']({
+        connectionId,
+        fromSnapshotId: first.snapshotId,
+        toSnapshotId: previous.snapshotId,
+      });
+      const bucketSeconds =
+        counts.length > 0 ? Math.max(1, Math.round(delta.windowSeconds / counts.length)) : 1;
+      showList({
+        source: { kind: 'performance_schema', label: `${delta.windowSeconds} s window` },
+        events: delta.totals.count,
+        classes: topClassesFromDelta(delta),
+        timeline: {
+          start: Math.floor(Date.parse(delta.from.takenAt) / 1000),
+          bucketSeconds,
+          counts,
+          querySeconds,
+          untimed: 0,
+        },
+      });
+      setStepCounts(perClass);
+      if (delta.notes.length > 0) {
+        setError({ code: 'NOTE', message: delta.notes.map((note) => note.message).join(' ') });
+      }
+    } catch (caught) {
+      setError(toShownError(caught));
+    } finally {
+      liveAbort.current = null;
+      setLive(null);
+    }
+  }
+
+  async function readTable(cursor?: SlowLogTableReply['cursor']) {
+    if (!connectionId) return;
+    if (!cursor) reset();
+    setBusy(true);
+    try {
+      const reply = await api['capture.slowLogTable']({ connectionId, ...(cursor ? { cursor } : {}) });
+      showList({
+        source: { kind: 'slow_log', label: 'mysql.slow_log' },
+        events: reply.global.events,
+        classes: topClassesFromDigest(reply),
+        timeline: reply.timeline,
+      });
+      setTableMore(reply.complete ? null : reply.cursor);
+    } catch (caught) {
+      setError(toShownError(caught));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function planWindow() {
+    if (!connectionId) return;
+    const total = windowLength();
+    if (total === null) return;
+    setError(null);
+    try {
+      const plan = await api['capture.slowLogWindowPlan']({ connectionId, longQueryTime: 0 });
+      setConsent({ plan, seconds: total });
+    } catch (caught) {
+      setError(toShownError(caught));
+    }
+  }
+
+  async function startWindow(seconds: number) {
+    if (!connectionId) return;
+    setConsent(null);
+    reset();
+    try {
+      const { jobId } = await api['capture.slowLogWindow']({
+        connectionId,
+        seconds,
+        longQueryTime: 0,
+        consent: true,
+      });
+      void follow(jobId, `slow-log window of ${seconds} s`);
+    } catch (caught) {
+      setError(toShownError(caught));
+    }
+  }
+
+  function cancel() {
+    if (live) liveAbort.current?.abort();
+    else if (job?.state === 'running') {
+      void api['job.cancel']({ jobId: job.jobId }).then((status) => {
+        setJob(status);
+        fromJobResult(status, 'slow-log window (ended early)');
+      });
+    }
+  }
+
+  const classes = useMemo(
+    () => selectTopClasses(list?.classes ?? [], { filter, sort: sort.key, descending: sort.descending }),
+    [list, filter, sort],
+  );
+  const chosen = useMemo(
+    () => (selected === null ? undefined : list?.classes.find((entry) => entry.id === selected)),
+    [list, selected],
+  );
+
+  // Live digests on MySQL 8.0: the server's latency histogram of the selected digest.
+  useEffect(() => {
+    if (!chosen || list?.source.kind !== 'performance_schema' || !chosen.digest || !connectionId) return;
+    if (histogram?.id === chosen.id) return;
+    let stale = false;
+    api['capture.histogram']({ connectionId, schema: chosen.schemas[0] ?? null, digest: chosen.digest }).then(
+      (reply) => !stale && setHistogram({ id: chosen.id, value: rebinLatency(reply.buckets, 24) }),
+      () => !stale && setHistogram({ id: chosen.id, value: null }),
+    );
+    return () => {
+      stale = true;
+    };
+  }, [api, chosen, list, connectionId, histogram]);
+
+  const virtualizer = useVirtualizer({
+    count: classes.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 10,
+  });
+  const items = virtualizer.getVirtualItems();
+  const padTop = items[0]?.start ?? 0;
+  const padBottom = items.length > 0 ? virtualizer.getTotalSize() - items.at(-1)!.end : 0;
+
+  function move(event: KeyboardEvent<HTMLDivElement>) {
+    if (classes.length === 0) return;
+    const index = Math.max(
+      -1,
+      classes.findIndex((entry) => entry.id === selected),
+    );
+    const page = Math.max(1, Math.floor((scroller.current?.clientHeight ?? 260) / ROW_HEIGHT) - 2);
+    const next = {
+      ArrowDown: index + 1,
+      ArrowUp: index - 1,
+      PageDown: index + page,
+      PageUp: index - page,
+      Home: 0,
+      End: classes.length - 1,
+    }[event.key];
+    if (next === undefined) return;
+    event.preventDefault();
+    const clamped = Math.min(classes.length - 1, Math.max(0, next));
+    setSelected(classes[clamped]!.id);
+    virtualizer.scrollToIndex(clamped, { align: 'auto' });
+  }
+
+  function exportAs(format: 'json' | 'csv') {
+    if (!list) return;
+    const now = new Date();
+    const name = `sargable-top-queries-${list.source.kind}-${stamp(now)}.${format}`;
+    if (format === 'csv') download(name, 'text/csv', topClassesToCsv(classes));
+    else download(name, 'application/json', topClassesToJson(list, classes, now));
+  }
+
+  const statement = chosen
+    ? useNormalized
+      ? chosen.normalized
+      : (chosen.example ?? chosen.normalized)
+    : null;
+  const placeholders = statement ? placeholderOffsets(statement).length : 0;
   const progress = job?.progress;
   const percent =
     progress?.bytesRead !== undefined && progress.totalBytes
       ? Math.round((progress.bytesRead / progress.totalBytes) * 100)
+      : progress?.totalMs
+        ? Math.min(100, Math.round((progress.elapsedMs / progress.totalMs) * 100))
+        : null;
+  const highlight =
+    chosen && list?.timeline
+      ? stepCounts
+        ? { counts: stepCounts.get(chosen.id) ?? [] }
+        : epoch(chosen.firstSeen) !== null && epoch(chosen.lastSeen) !== null
+          ? { from: epoch(chosen.firstSeen)!, to: epoch(chosen.lastSeen)! }
+          : null
       : null;
 
   return (
     <div className="top" data-testid="top-panel-body">
-      <form
-        className="plan__toolbar"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void start();
-        }}
-      >
-        <input
-          className="top__path"
-          aria-label="Slow log file path"
-          placeholder="/var/lib/mysql/host-slow.log"
-          spellCheck={false}
-          value={path}
-          onChange={(event) => setPath(event.target.value)}
-          data-testid="top-path"
-        />
-        <button
-          type="submit"
-          className="button button--small button--primary"
-          disabled={job?.state === 'running'}
-          data-testid="top-start"
+      <div className="plan__toolbar top__toolbar">
+        <div className="top__sources" role="radiogroup" aria-label="Source">
+          {(Object.keys(sourceLabels) as Source[]).map((key) => (
+            <label key={key} className={`top__source${source === key ? ' is-active' : ''}`}>
+              <input
+                type="radio"
+                name="top-source"
+                value={key}
+                checked={source === key}
+                disabled={running}
+                onChange={() => {
+                  setSource(key);
+                  setError(null);
+                }}
+                data-testid={`top-source-${key}`}
+              />
+              {sourceLabels[key]}
+            </label>
+          ))}
+        </div>
+        <form
+          className="top__source-form"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (source === 'file') void startFile();
+            else if (source === 'digests') void startDigests();
+            else void readTable();
+          }}
         >
-          Digest
-        </button>
-        {job?.state === 'running' && (
+          {source === 'file' && (
+            <input
+              className="top__path"
+              aria-label="Slow log file path"
+              placeholder="/var/lib/mysql/host-slow.log"
+              spellCheck={false}
+              value={path}
+              onChange={(event) => setPath(event.target.value)}
+              data-testid="top-path"
+            />
+          )}
+          {source !== 'file' && (
+            <label className="top__window">
+              {source === 'digests' ? 'Window' : 'Slow-log window'}
+              <input
+                type="number"
+                min={1}
+                max={86_400}
+                value={windowSeconds}
+                onChange={(event) => setWindowSeconds(event.target.value)}
+                aria-label="Window in seconds"
+                data-testid="top-window"
+              />
+              s
+            </label>
+          )}
           <button
-            type="button"
-            className="button button--small"
-            onClick={() => void api['job.cancel']({ jobId: job.jobId }).then(setJob)}
-            data-testid="top-cancel"
+            type="submit"
+            className="button button--small button--primary"
+            disabled={running || needsConnection}
+            title={needsConnection ? 'Connect to a server first' : undefined}
+            data-testid="top-start"
           >
-            Cancel
+            {source === 'file' ? 'Digest' : source === 'digests' ? 'Capture' : 'Read table'}
           </button>
+          {source === 'table' && (
+            <button
+              type="button"
+              className="button button--small"
+              disabled={running || needsConnection}
+              onClick={() => void planWindow()}
+              title="Turn the slow log on (long_query_time = 0, log_output with TABLE) for the window, then restore the settings. Shows the exact SQL first."
+              data-testid="top-window-start"
+            >
+              Turn slow log on for the window…
+            </button>
+          )}
+          {tableMore && !running && (
+            <button
+              type="button"
+              className="button button--small"
+              onClick={() => void readTable(tableMore)}
+              data-testid="top-more"
+            >
+              Read more rows
+            </button>
+          )}
+          {(live || job?.state === 'running') && (
+            <button type="button" className="button button--small" onClick={cancel} data-testid="top-cancel">
+              {live || job?.kind !== 'digest' ? 'Stop now' : 'Cancel'}
+            </button>
+          )}
+        </form>
+        {live && (
+          <span className="top__progress" data-testid="top-progress">
+            <progress max={live.totalMs} value={live.elapsedMs} aria-label="Progress" />
+            {Math.round(live.elapsedMs / 1000)} s of {Math.round(live.totalMs / 1000)} s · {live.steps}{' '}
+            snapshots · capturing
+          </span>
         )}
-        {progress && (
+        {!live && progress && (
           <span className="top__progress" data-testid="top-progress">
             <progress max={100} value={percent ?? undefined} aria-label="Progress" />
-            {formatBytes(progress.bytesRead ?? null)}
-            {progress.totalBytes ? ` of ${formatBytes(progress.totalBytes)}` : ''} ·{' '}
-            {formatCount(progress.events ?? null)} events
-            {progress.eventsPerSecond
-              ? ` · ${formatCount(Math.round(progress.eventsPerSecond))} events/s`
-              : ''}{' '}
+            {progress.bytesRead !== undefined ? (
+              <>
+                {formatBytes(progress.bytesRead)}
+                {progress.totalBytes ? ` of ${formatBytes(progress.totalBytes)}` : ''} ·{' '}
+                {formatCount(progress.events ?? null)} events
+                {progress.eventsPerSecond
+                  ? ` · ${formatCount(Math.round(progress.eventsPerSecond))} events/s`
+                  : ''}
+              </>
+            ) : (
+              <>
+                {Math.round(progress.elapsedMs / 1000)} s
+                {progress.totalMs ? ` of ${Math.round(progress.totalMs / 1000)} s` : ''}
+              </>
+            )}{' '}
             · {job?.state}
           </span>
         )}
-      </form>
+      </div>
       {error && (
         <div className="panels__error">
           <ErrorBox error={error} testId="top-error" />
         </div>
       )}
-      {!job && !error && (
+      {!list && !running && !error && (
         <div className="empty-state" data-testid="top-empty">
           <p className="empty-state__title">Rank what was slow</p>
-          <p>
-            Enter the path of a MySQL, Percona or MariaDB slow log (any size: it streams with a progress bar)
-            and choose Digest. Queries are grouped like pt-query-digest; send any class to the Advisor and
-            EXPLAIN.
-          </p>
+          {source === 'file' && (
+            <p>
+              Enter the path of a MySQL, Percona or MariaDB slow log (any size: it streams with a progress
+              bar) and choose Digest. Queries are grouped like pt-query-digest; send any class to the Advisor
+              and EXPLAIN.
+            </p>
+          )}
+          {source === 'digests' && (
+            <p>
+              Capture what runs now: performance_schema digest counters are read at the start and end of the
+              window (and {LIVE_STEPS} times in between for the timeline) and subtracted. Nothing is truncated
+              or changed on the server.
+            </p>
+          )}
+          {source === 'table' && (
+            <p>
+              Read mysql.slow_log (log_output=TABLE) into pt-query-digest classes, or let Sargable turn the
+              slow log on for a window after showing you the exact SET GLOBAL statements (restored
+              afterwards).
+            </p>
+          )}
+          {needsConnection && <p className="empty-state__hint">Connect to a server to use this source.</p>}
         </div>
       )}
-      {result && (
+      {list && (
         <div className="top__body">
-          <div className="top__table-wrap">
+          <div className="top__main">
             <div className="section-head">
               <span data-testid="top-summary">
-                {result.classes.length} classes · {formatCount(result.global.queryCount ?? null)} events
-                {result.skippedTotal > 0 ? ` · ${result.skippedTotal} skipped` : ''}
+                {formatCount(list.classes.length)} classes · {formatCount(list.events)}{' '}
+                {list.source.kind === 'performance_schema' ? 'statements' : 'events'} · {list.source.label}
+                {filter.trim() ? ` · ${formatCount(classes.length)} shown` : ''}
               </span>
               <input
                 aria-label="Filter classes"
-                placeholder="Filter by fingerprint"
+                placeholder="Filter: fingerprint, schema, checksum"
                 value={filter}
                 onChange={(event) => setFilter(event.target.value)}
+                data-testid="top-filter"
               />
+              <span className="top__export">
+                <button
+                  type="button"
+                  className="button button--small"
+                  onClick={() => exportAs('json')}
+                  title={`Export the ${classes.length} shown classes as JSON`}
+                  data-testid="top-export-json"
+                >
+                  Export JSON
+                </button>
+                <button
+                  type="button"
+                  className="button button--small"
+                  onClick={() => exportAs('csv')}
+                  title={`Export the ${classes.length} shown classes as CSV`}
+                  data-testid="top-export-csv"
+                >
+                  Export CSV
+                </button>
+              </span>
             </div>
-            <table className="data-table" data-testid="top-table">
-              <thead>
-                <tr>
-                  <th scope="col">#</th>
-                  {(Object.keys(sortLabels) as SortKey[]).map((key) => (
-                    <th key={key} scope="col" aria-sort={sort === key ? 'descending' : undefined}>
-                      <button type="button" className="top__sort" onClick={() => setSort(key)}>
-                        {sortLabels[key]}
-                        {sort === key ? ' ▾' : ''}
-                      </button>
-                    </th>
-                  ))}
-                  <th scope="col">Fingerprint</th>
-                </tr>
-              </thead>
-              <tbody>
-                {classes.map((entry, index) => (
-                  <tr
-                    key={entry.checksum}
-                    className={entry.checksum === selected ? 'is-selected' : ''}
-                    onClick={() => setSelected(entry.checksum)}
-                    data-testid="top-class"
-                  >
-                    <td>{index + 1}</td>
-                    <td>{seconds(entry.queryTime?.sum)}</td>
-                    <td>{formatCount(entry.queryCount)}</td>
-                    <td>{seconds(entry.queryTime?.avg)}</td>
-                    <td>{seconds(entry.queryTime?.p95)}</td>
-                    <td>{formatCount(entry.rowsExamined?.avg ?? null)}</td>
-                    <td>
-                      <button
-                        type="button"
-                        className="top__fingerprint"
-                        onClick={() => setSelected(entry.checksum)}
+            {list.timeline && <TimelineChart timeline={list.timeline} highlight={highlight} />}
+            <div
+              className="top__table-wrap"
+              ref={scroller}
+              tabIndex={0}
+              onKeyDown={move}
+              aria-label="Query classes (arrow keys select)"
+              data-testid="top-scroller"
+            >
+              <table className="data-table top__table" data-testid="top-table" aria-rowcount={classes.length}>
+                <thead>
+                  <tr>
+                    <th scope="col">#</th>
+                    {columns.map(({ key, label }) => (
+                      <th
+                        key={key}
+                        scope="col"
+                        aria-sort={
+                          sort.key === key ? (sort.descending ? 'descending' : 'ascending') : undefined
+                        }
                       >
-                        {entry.fingerprint}
-                      </button>
-                    </td>
+                        <button
+                          type="button"
+                          className="top__sort"
+                          onClick={() =>
+                            setSort((current) => ({
+                              key,
+                              descending: current.key === key ? !current.descending : true,
+                            }))
+                          }
+                          data-testid={`top-sort-${key}`}
+                        >
+                          {label}
+                          {sort.key === key ? (sort.descending ? ' ▾' : ' ▴') : ''}
+                        </button>
+                      </th>
+                    ))}
+                    <th scope="col">Fingerprint</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {padTop > 0 && (
+                    <tr className="top__pad" aria-hidden="true">
+                      <td colSpan={columns.length + 2} style={{ height: padTop }} />
+                    </tr>
+                  )}
+                  {items.map((item) => {
+                    const entry = classes[item.index]!;
+                    return (
+                      <tr
+                        key={entry.id}
+                        className={entry.id === selected ? 'is-selected' : ''}
+                        onClick={() => setSelected(entry.id)}
+                        aria-rowindex={item.index + 1}
+                        aria-selected={entry.id === selected}
+                        data-testid="top-class"
+                      >
+                        <td>{item.index + 1}</td>
+                        <td>{seconds(entry.totalSeconds)}</td>
+                        <td>{formatCount(entry.count)}</td>
+                        <td>{seconds(entry.latency.avg)}</td>
+                        <td>{seconds(entry.latency.p95)}</td>
+                        <td>{seconds(entry.latency.max)}</td>
+                        <td>{seconds(entry.lockSeconds)}</td>
+                        <td>{count(entry.rowsExamined)}</td>
+                        <td>{count(entry.rowsSent)}</td>
+                        <td className="top__fingerprint" title={entry.fingerprint}>
+                          {entry.fingerprint}
+                        </td>
+                      </tr>
+                    );
+                  })}
+                  {padBottom > 0 && (
+                    <tr className="top__pad" aria-hidden="true">
+                      <td colSpan={columns.length + 2} style={{ height: padBottom }} />
+                    </tr>
+                  )}
+                </tbody>
+              </table>
+              {classes.length === 0 && (
+                <p className="empty-state__hint" data-testid="top-no-match">
+                  {list.classes.length === 0 ? 'Nothing ran in this window.' : 'No class matches the filter.'}
+                </p>
+              )}
+            </div>
           </div>
-          <aside className="top__details" aria-label="Class details">
+          <aside className="top__details" aria-label="Class details" data-testid="top-details">
             {chosen ? (
               <>
+                <p className="top__details-fingerprint">{chosen.fingerprint}</p>
                 <p className="status-bar__muted">
-                  {chosen.checksum} · {chosen.schemas.join(', ') || 'no schema'} · {chosen.firstSeen ?? '?'} →{' '}
+                  {[chosen.checksum, chosen.digest].filter(Boolean).join(' · ')} ·{' '}
+                  {chosen.schemas.join(', ') || 'no schema'} · {chosen.firstSeen ?? '?'} →{' '}
                   {chosen.lastSeen ?? '?'}
                 </p>
-                <pre className="dialog__sql" data-testid="top-example">
-                  {chosen.example.sql}
-                </pre>
+                <LatencyChart
+                  histogram={histogram?.id === chosen.id ? histogram.value : null}
+                  latency={chosen.latency}
+                />
+                {chosen.example && chosen.normalized && (
+                  <label className="top__statement-choice">
+                    Statement
+                    <select
+                      value={useNormalized ? 'normalized' : 'sample'}
+                      onChange={(event) => setUseNormalized(event.target.value === 'normalized')}
+                      data-testid="top-statement"
+                    >
+                      <option value="sample">Sample (QUERY_SAMPLE_TEXT)</option>
+                      <option value="normalized">Normalized (digest text, ? placeholders)</option>
+                    </select>
+                  </label>
+                )}
+                {statement ? (
+                  <pre className="dialog__sql" data-testid="top-example">
+                    {statement}
+                  </pre>
+                ) : (
+                  <p className="empty-state__hint">The server kept no text for this digest.</p>
+                )}
+                {placeholders > 0 && (
+                  <p className="empty-state__hint" data-testid="top-placeholder-note">
+                    {placeholders} ? placeholder{placeholders === 1 ? '' : 's'}: EXPLAIN asks for values
+                    first.
+                  </p>
+                )}
                 <div className="locks__kill">
                   <button
                     type="button"
                     className="button button--small button--primary"
-                    onClick={() => onSend(chosen.example.sql, false)}
+                    onClick={() => statement && onSend(statement, false)}
+                    disabled={!statement}
                     data-testid="top-send"
                   >
                     Send to Advisor
@@ -246,9 +778,10 @@ export function TopQueriesPanel({ api, connected, onSend }: TopQueriesPanelProps
                   <button
                     type="button"
                     className="button button--small"
-                    onClick={() => onSend(chosen.example.sql, true)}
-                    disabled={!connected}
+                    onClick={() => statement && onSend(statement, true)}
+                    disabled={!connected || !statement}
                     title={connected ? 'Open in a new tab and EXPLAIN it' : 'Connect to a server to EXPLAIN'}
+                    data-testid="top-send-explain"
                   >
                     Send to EXPLAIN
                   </button>
@@ -256,11 +789,34 @@ export function TopQueriesPanel({ api, connected, onSend }: TopQueriesPanelProps
               </>
             ) : (
               <p className="empty-state__hint">
-                Select a class to see its slowest example and send it to the Advisor or EXPLAIN.
+                Select a class (click, or arrow keys in the table) to see its latency distribution and
+                example, and send it to the Advisor or EXPLAIN.
               </p>
             )}
           </aside>
         </div>
+      )}
+      {consent && (
+        <ConfirmDialog
+          title="Turn the slow log on for a window?"
+          message={
+            <>
+              Sargable will run these statements on the server, log every statement for {consent.seconds} s
+              into mysql.slow_log, then restore the previous settings (also on error or Stop). Connections
+              opened before the change keep their old long_query_time.
+            </>
+          }
+          sql={[
+            '-- apply',
+            ...consent.plan.apply.map((statement) => `${statement};`),
+            '-- after the window, restore',
+            ...consent.plan.restore.map((statement) => `${statement};`),
+          ].join('\n')}
+          confirmLabel={`Log for ${consent.seconds} s`}
+          onConfirm={() => void startWindow(consent.seconds)}
+          onClose={() => setConsent(null)}
+          testId="top-window-confirm"
+        />
       )}
     </div>
   );
