@@ -846,6 +846,7 @@ export function App({ api }: { api: AdvisorApi }) {
                 api={api}
                 connected={live !== null}
                 connectionId={live?.connectionId ?? null}
+                production={productionName(session)}
                 onSend={(sql, explainIt) => {
                   newTab('Top query', `${sql.replace(/;?\s*$/, '')};\n`);
                   if (explainIt) void explain(false);

@@ -32,6 +32,7 @@ import { formatBytes, formatCount } from '../plan-view.js';
 import { placeholderOffsets } from '../placeholders.js';
 import { ErrorBox, toShownError, type ShownError } from './error-box.js';
 import { ConfirmDialog } from './modal.js';
+import { productionField } from './production-confirm.js';
 import { LatencyChart, TimelineChart } from './top-charts.js';
 
 /** Props of {@link TopQueriesPanel}. */
@@ -40,6 +41,8 @@ export interface TopQueriesPanelProps {
   connected: boolean;
   /** The live connection (live digests, mysql.slow_log and the slow-log window need one). */
   connectionId?: string | null;
+  /** The profile name to type before the slow-log window on a production connection; null otherwise. */
+  production?: string | null;
   /** Open the class's example in a new editor tab and analyze it (and EXPLAIN it when `explain`). */
   onSend(sql: string, explain: boolean): void;
 }
@@ -283,7 +286,13 @@ const ClassTable = memo(function ClassTable({
 });
 
 /** Pick a source → ranked classes. */
-export function TopQueriesPanel({ api, connected, connectionId = null, onSend }: TopQueriesPanelProps) {
+export function TopQueriesPanel({
+  api,
+  connected,
+  connectionId = null,
+  production = null,
+  onSend,
+}: TopQueriesPanelProps) {
   const [source, setSource] = useState<Source>('file');
   const [path, setPath] = useState('');
   const [windowSeconds, setWindowSeconds] = useState('30');
@@ -502,7 +511,7 @@ export function TopQueriesPanel({ api, connected, connectionId = null, onSend }:
     }
   }
 
-  async function startWindow(seconds: number) {
+  async function startWindow(seconds: number, confirmation: string | undefined) {
     if (!connectionId) return;
     setConsent(null);
     reset();
@@ -512,6 +521,7 @@ export function TopQueriesPanel({ api, connected, connectionId = null, onSend }:
         seconds,
         longQueryTime: 0,
         consent: true,
+        ...productionField(production, confirmation ?? ''),
       });
       void follow(jobId, `slow-log window of ${seconds} s`);
     } catch (caught) {
@@ -874,7 +884,8 @@ export function TopQueriesPanel({ api, connected, connectionId = null, onSend }:
             ...consent.plan.restore.map((statement) => `${statement};`),
           ].join('\n')}
           confirmLabel={`Log for ${consent.seconds} s`}
-          onConfirm={() => void startWindow(consent.seconds)}
+          production={production}
+          onConfirm={(confirmation) => void startWindow(consent.seconds, confirmation)}
           onClose={() => setConsent(null)}
           testId="top-window-confirm"
         />
