@@ -251,9 +251,9 @@ test('100,000 classes: the table keeps a window of rows in the DOM and scrolls t
   // stretch with the machine's load, so the bound is on the renderer main thread's CPU time
   // (Chrome's ThreadTime) per frame. Each measured frame jumps 2,500 rows, so it builds a whole
   // new window of rows (the worst case; a wheel scroll reuses most rows). Rendering all 100k rows
-  // would take seconds per frame.
+  // would take seconds per frame; measured 21-37 ms here on the loaded 2-core build machine.
   expect(endMs).toBeLessThan(2000);
-  expect(measured.mainThreadPerScrollFrameMs.cpu).toBeLessThan(50);
+  expect(measured.mainThreadPerScrollFrameMs.cpu).toBeLessThan(100);
 });
 
 test.describe('against MySQL 8.0.33', () => {
