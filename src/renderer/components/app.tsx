@@ -597,7 +597,13 @@ export function App({ api }: { api: AdvisorApi }) {
     { id: 'panel-findings', title: 'Show Findings panel', run: () => setPanel('findings') },
     { id: 'panel-plan', title: 'Show Plan panel', run: () => setPanel('plan') },
     ...(hasTop
-      ? [{ id: 'panel-top', title: 'Show Top queries panel (slow log, live digests)', run: () => setPanel('top') }]
+      ? [
+          {
+            id: 'panel-top',
+            title: 'Show Top queries panel (slow log, live digests)',
+            run: () => setPanel('top'),
+          },
+        ]
       : []),
     ...(hasLocks ? [{ id: 'panel-locks', title: 'Show Locks panel', run: () => setPanel('locks') }] : []),
     ...(hasModes

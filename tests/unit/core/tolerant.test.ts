@@ -99,11 +99,12 @@ describe('parseStatement with the tolerant hook', () => {
     expect(parsed.ok && parsed.ast).toEqual({ type: 'alter', table: [{ db: null, table: 't' }], expr: [] });
   });
 
-  it('keeps the original error when the rest does not parse, and leaves FOR SHARE to the parser', () => {
+  it('keeps the original error when the rest does not parse; FOR SHARE comes back as a tolerated locking read', () => {
     expect(parseStatement('SELECT a FROM t GROUP BY a DESC WHERE', 'mysql')).toMatchObject({ ok: false });
-    expect(parseStatement('SELECT a FROM t FOR SHARE', 'mysql')).toMatchObject({
-      ok: false,
-      message: "Syntax error near 'SHARE'.",
-    });
+    expect(parseStatement('SELECT a FROM t FOR SHARE WHERE', 'mysql')).toMatchObject({ ok: false });
+    const shared = parseStatement('SELECT a FROM t FOR SHARE', 'mysql');
+    expect(shared.ok && shared.tolerated?.lockingReads).toEqual([
+      expect.objectContaining({ text: 'FOR SHARE', strength: 'share', of: [], option: null, start: 16 }),
+    ]);
   });
 });
