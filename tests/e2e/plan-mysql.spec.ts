@@ -117,6 +117,9 @@ test.describe('Plan panel against MySQL 8.0.33', () => {
     // The measured plans are kept in the workspace: listed (not yet included) in Export, and in the
     // script once accepted.
     await page.getByTestId('panel-tab-export').click();
+    // A taller panel, so the script's verification lines are on screen (Monaco renders visible lines only).
+    await splitter.focus();
+    for (let index = 0; index < 12; index++) await page.keyboard.press('ArrowUp');
     const verifiedItem = page.locator('.export__item', { has: page.getByTestId('export-verified') });
     await expect(verifiedItem.getByTestId('export-verified')).toContainText('verified: improved');
     await expect(verifiedItem.getByTestId('export-toggle')).not.toBeChecked();

@@ -43,10 +43,16 @@ async function threadId(connection: Connection): Promise<number> {
 }
 
 async function trxId(connection: Connection): Promise<string> {
-  const [rows] = await connection.query<RowDataPacket[]>(
-    'SELECT CAST(trx_id AS CHAR) AS id FROM information_schema.INNODB_TRX WHERE trx_mysql_thread_id = CONNECTION_ID()',
-  );
-  return String(rows[0]?.id);
+  // INNODB_TRX is a cache refreshed at most every 0.1 s: a transaction that just started may not be
+  // in it yet (the id came back "undefined" and the lock count 0 about once in three runs).
+  for (let attempt = 0; attempt < 40; attempt++) {
+    const [rows] = await connection.query<RowDataPacket[]>(
+      'SELECT CAST(trx_id AS CHAR) AS id FROM information_schema.INNODB_TRX WHERE trx_mysql_thread_id = CONNECTION_ID()',
+    );
+    if (rows[0]?.id !== undefined) return String(rows[0].id);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('the transaction never appeared in information_schema.INNODB_TRX');
 }
 
 /** Poll until `ready` holds (the waiter has reached the lock queue), at most 10 s. */
@@ -378,7 +384,11 @@ describe.each(testServers())('locks on $flavor', ({ flavor, url }) => {
       flagged: [before?.reason, before?.columns],
       flaggedAfter: after,
       drop:
-        locksBefore === null || locksAfter === null ? 'not counted' : locksBefore >= 204 && locksAfter <= 12,
+        locksBefore === null || locksAfter === null
+          ? 'not counted'
+          : locksBefore >= 204 && locksAfter <= 12
+            ? true
+            : { locksBefore, locksAfter },
     }).toEqual({
       flagged: ['full-scan', ['p_availability']],
       flaggedAfter: null,
