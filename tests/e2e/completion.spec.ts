@@ -56,6 +56,12 @@ test.describe('SQL completion', () => {
     await setEditorText(page, '');
     await page.keyboard.type('SELECT * FROM prod');
     const rows = suggestions(page);
+    // The first request waits for the schema outline; if Monaco's quick suggestions gave up meanwhile
+    // (seen once in CI), ask explicitly as a user would (Ctrl+Space).
+    await rows
+      .first()
+      .waitFor({ state: 'visible', timeout: 5_000 })
+      .catch(() => page.keyboard.press('Control+Space'));
     await expect(rows.first()).toBeVisible();
     await expect(rows.filter({ hasText: /^products/ })).toHaveCount(1);
     await expect(rows.filter({ hasText: /^product(?!s)/ })).toHaveCount(1);
