@@ -1,7 +1,6 @@
 // e2e against MySQL 8.0.33: disable a rule in the workspace and re-enable it; the rewrite as a read-only diff with Apply and Copy.
-import { randomBytes } from 'node:crypto';
 import { expect, test } from '@playwright/test';
-import mysql from 'mysql2/promise';
+import { useScratchDatabase } from './helpers/database.js';
 import { mysqlTestUrl } from './helpers/env.js';
 import {
   analyzeWithShortcut,
@@ -11,30 +10,13 @@ import {
   setEditorText,
 } from './helpers/workbench.js';
 
-const database = `sargable_e2e_${randomBytes(4).toString('hex')}`;
 const query = 'SELECT id, qty FROM products WHERE YEAR(create_time) = 2019;';
 
 test.describe('advisor UI against MySQL 8.0.33', () => {
-  test.beforeAll(async () => {
-    const admin = await mysql.createConnection(mysqlTestUrl().href);
-    try {
-      await admin.query(`CREATE DATABASE \`${database}\``);
-      await admin.query(
-        `CREATE TABLE \`${database}\`.products (id int NOT NULL, create_time datetime NOT NULL, qty int NOT NULL, PRIMARY KEY (id))`,
-      );
-    } finally {
-      await admin.end();
-    }
-  });
-
-  test.afterAll(async () => {
-    const admin = await mysql.createConnection(mysqlTestUrl().href);
-    try {
-      await admin.query(`DROP DATABASE IF EXISTS \`${database}\``);
-    } finally {
-      await admin.end();
-    }
-  });
+  const database = useScratchDatabase(
+    'sargable_e2e',
+    'CREATE TABLE products (id int NOT NULL, create_time datetime NOT NULL, qty int NOT NULL, PRIMARY KEY (id))',
+  );
 
   test('disable a rule in this workspace, re-enable it; diff of the rewrite with Copy and Apply', async ({
     page,

@@ -1,7 +1,6 @@
 // e2e: connect the web UI to the MySQL 8.0.33 test server, analyze the seeds' query, see the finding and its marker.
-import { randomBytes } from 'node:crypto';
 import { expect, test } from '@playwright/test';
-import mysql from 'mysql2/promise';
+import { useScratchDatabase } from './helpers/database.js';
 import { mysqlTestUrl } from './helpers/env.js';
 import {
   analyzeWithShortcut,
@@ -18,27 +17,8 @@ const productsDdl =
   'price decimal(8,2) DEFAULT NULL, create_time timestamp NULL DEFAULT NULL, PRIMARY KEY (id)) ' +
   'ENGINE=InnoDB DEFAULT CHARSET=utf8mb4';
 
-const database = `sargable_e2e_${randomBytes(4).toString('hex')}`;
-
 test.describe('analyze against MySQL 8.0.33', () => {
-  test.beforeAll(async () => {
-    const admin = await mysql.createConnection(mysqlTestUrl().href);
-    try {
-      await admin.query(`CREATE DATABASE \`${database}\``);
-      await admin.query(`CREATE TABLE \`${database}\`.${productsDdl.slice('CREATE TABLE '.length)}`);
-    } finally {
-      await admin.end();
-    }
-  });
-
-  test.afterAll(async () => {
-    const admin = await mysql.createConnection(mysqlTestUrl().href);
-    try {
-      await admin.query(`DROP DATABASE IF EXISTS \`${database}\``);
-    } finally {
-      await admin.end();
-    }
-  });
+  const database = useScratchDatabase('sargable_e2e', productsDdl);
 
   test('connect with the form, Ctrl+Enter, finding in the panel and a marker in the editor', async ({
     page,

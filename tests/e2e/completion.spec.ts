@@ -1,7 +1,6 @@
 // e2e: SQL completion in the editor from the connected MySQL 8.0.33 schema (tables after FROM, columns after an alias) and offline DDL.
-import { randomBytes } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
-import mysql from 'mysql2/promise';
+import { useScratchDatabase } from './helpers/database.js';
 import { mysqlTestUrl } from './helpers/env.js';
 import {
   connectWithForm,
@@ -10,8 +9,6 @@ import {
   setEditorText,
   workOffline,
 } from './helpers/workbench.js';
-
-const database = `sargable_completion_${randomBytes(4).toString('hex')}`;
 
 /** The suggest widget and its rows. */
 function suggestions(page: Page) {
@@ -24,27 +21,13 @@ async function editorText(page: Page): Promise<string> {
 }
 
 test.describe('SQL completion', () => {
-  test.beforeAll(async () => {
-    const admin = await mysql.createConnection({ uri: mysqlTestUrl().href, multipleStatements: true });
-    try {
-      await admin.query(`CREATE DATABASE \`${database}\`; USE \`${database}\`;
-        CREATE TABLE products (id int unsigned NOT NULL AUTO_INCREMENT, description longtext,
-          price decimal(8,2) DEFAULT NULL, create_time timestamp NULL DEFAULT NULL, PRIMARY KEY (id));
-        CREATE TABLE product (p_id int NOT NULL AUTO_INCREMENT, p_name varchar(255) DEFAULT NULL,
-          p_cost decimal(19,4) NOT NULL, PRIMARY KEY (p_id));`);
-    } finally {
-      await admin.end();
-    }
-  });
-
-  test.afterAll(async () => {
-    const admin = await mysql.createConnection(mysqlTestUrl().href);
-    try {
-      await admin.query(`DROP DATABASE IF EXISTS \`${database}\``);
-    } finally {
-      await admin.end();
-    }
-  });
+  const database = useScratchDatabase(
+    'sargable_completion',
+    `CREATE TABLE products (id int unsigned NOT NULL AUTO_INCREMENT, description longtext,
+price decimal(8,2) DEFAULT NULL, create_time timestamp NULL DEFAULT NULL, PRIMARY KEY (id));
+CREATE TABLE product (p_id int NOT NULL AUTO_INCREMENT, p_name varchar(255) DEFAULT NULL,
+p_cost decimal(19,4) NOT NULL, PRIMARY KEY (p_id));`,
+  );
 
   test('connected: tables after FROM, the alias columns after "p.", accepted with Enter', async ({
     page,

@@ -1,11 +1,9 @@
 // e2e: the Modes panel's upgrade view over captured classes — a lax-mode workload runs on MySQL 8.0.33, is captured from performance_schema and checked against the MySQL 8.0 defaults.
-import { randomBytes } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import mysql from 'mysql2/promise';
+import { useScratchDatabase } from './helpers/database.js';
 import { mysqlTestUrl } from './helpers/env.js';
 import { connectWithForm, formFromUrl, openWorkbench } from './helpers/workbench.js';
-
-const database = `sargable_e2e_modes_${randomBytes(4).toString('hex')}`;
 
 // The seeds' events_t: event_date is NOT NULL without a default.
 const eventsDdl =
@@ -20,24 +18,7 @@ const workload: [sql: string, times: number][] = [
 ];
 
 test.describe('Modes panel against MySQL 8.0.33', () => {
-  test.beforeAll(async () => {
-    const admin = await mysql.createConnection(mysqlTestUrl().href);
-    try {
-      await admin.query(`CREATE DATABASE \`${database}\``);
-      await admin.query(`CREATE TABLE \`${database}\`.${eventsDdl.slice('CREATE TABLE '.length)}`);
-    } finally {
-      await admin.end();
-    }
-  });
-
-  test.afterAll(async () => {
-    const admin = await mysql.createConnection(mysqlTestUrl().href);
-    try {
-      await admin.query(`DROP DATABASE IF EXISTS \`${database}\``);
-    } finally {
-      await admin.end();
-    }
-  });
+  const database = useScratchDatabase('sargable_e2e_modes', eventsDdl);
 
   test('upgrade view over captured classes: capture, run a lax workload, see what fails under the 8.0 defaults, per class with its count', async ({
     page,

@@ -1,46 +1,31 @@
 // e2e against MySQL 8.0.33: the plan tree of a join (screenshot), its link to a finding, EXPLAIN ANALYZE consent, what-if Verify.
-import { randomBytes } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import mysql from 'mysql2/promise';
+import { useScratchDatabase } from './helpers/database.js';
 import { mysqlTestUrl } from './helpers/env.js';
 import { connectWithForm, formFromUrl, openWorkbench, setEditorText } from './helpers/workbench.js';
 
-const database = `sargable_plan_${randomBytes(4).toString('hex')}`;
 const joinQuery = `SELECT p.id, p.price, pr.p_name
 FROM products p JOIN product pr ON pr.p_cost = p.price
 WHERE MONTH(p.create_time) = 10
 ORDER BY p.price DESC;`;
 
 test.describe('Plan panel against MySQL 8.0.33', () => {
-  test.beforeAll(async () => {
-    const admin = await mysql.createConnection({ uri: mysqlTestUrl().href, multipleStatements: true });
-    try {
-      await admin.query(`CREATE DATABASE \`${database}\`; USE \`${database}\`;
-        CREATE TABLE products (id int unsigned NOT NULL AUTO_INCREMENT, description longtext,
-          price decimal(8,2) DEFAULT NULL, create_time timestamp NULL DEFAULT NULL, PRIMARY KEY (id))
-          ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
-        CREATE TABLE product (p_id int NOT NULL AUTO_INCREMENT, p_name varchar(255) DEFAULT NULL,
-          p_cost decimal(19,4) NOT NULL, p_availability enum('YES','NO') DEFAULT 'NO',
-          PRIMARY KEY (p_id), KEY p_cost (p_cost), KEY p_name (p_name)) ENGINE=InnoDB;
-        INSERT INTO product VALUES (1,'Item1',10,'YES'),(2,'Item2',20,'YES'),(3,'Item3',30,'YES'),(5,'Item5',50,'YES');
-        SET SESSION cte_max_recursion_depth = 5000;
-        INSERT INTO products (price, create_time)
-          WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000)
-          SELECT (i % 60) + 1, TIMESTAMP('2019-01-01') + INTERVAL i * 2 HOUR FROM n;
-        ANALYZE TABLE products, product;`);
-    } finally {
-      await admin.end();
-    }
-  });
-
-  test.afterAll(async () => {
-    const admin = await mysql.createConnection(mysqlTestUrl().href);
-    try {
-      await admin.query(`DROP DATABASE IF EXISTS \`${database}\``);
-    } finally {
-      await admin.end();
-    }
-  });
+  const database = useScratchDatabase(
+    'sargable_plan',
+    `CREATE TABLE products (id int unsigned NOT NULL AUTO_INCREMENT, description longtext,
+price decimal(8,2) DEFAULT NULL, create_time timestamp NULL DEFAULT NULL, PRIMARY KEY (id))
+ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+CREATE TABLE product (p_id int NOT NULL AUTO_INCREMENT, p_name varchar(255) DEFAULT NULL,
+p_cost decimal(19,4) NOT NULL, p_availability enum('YES','NO') DEFAULT 'NO',
+PRIMARY KEY (p_id), KEY p_cost (p_cost), KEY p_name (p_name)) ENGINE=InnoDB;
+INSERT INTO product VALUES (1,'Item1',10,'YES'),(2,'Item2',20,'YES'),(3,'Item3',30,'YES'),(5,'Item5',50,'YES');
+SET SESSION cte_max_recursion_depth = 5000;
+INSERT INTO products (price, create_time)
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000)
+SELECT (i % 60) + 1, TIMESTAMP('2019-01-01') + INTERVAL i * 2 HOUR FROM n;
+ANALYZE TABLE products, product;`,
+  );
 
   test('Ctrl+E renders the join as a plan tree; the full scan links to FUN001; ANALYZE asks first; Verify compares plans', async ({
     page,

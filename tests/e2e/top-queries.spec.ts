@@ -1,8 +1,8 @@
 // e2e: Top queries from a slow-log file (progress, charts, export, send), 100k classes in the virtualized table, and against MySQL 8.0.33 live digests, the slow-log window and mysql.slow_log.
-import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import mysql from 'mysql2/promise';
+import { useScratchDatabase } from './helpers/database.js';
 import { mysqlTestUrl } from './helpers/env.js';
 import { connectWithForm, formFromUrl, openWorkbench } from './helpers/workbench.js';
 
@@ -257,21 +257,11 @@ test('100,000 classes: the table keeps a window of rows in the DOM and scrolls t
 });
 
 test.describe('against MySQL 8.0.33', () => {
-  const database = `sargable_top_${randomBytes(4).toString('hex')}`;
-
-  test.beforeAll(async () => {
-    const admin = await mysql.createConnection({ uri: mysqlTestUrl().href, multipleStatements: true });
-    await admin.query(`CREATE DATABASE \`${database}\`; USE \`${database}\`;
-      CREATE TABLE orders_cap (id INT PRIMARY KEY AUTO_INCREMENT, note VARCHAR(40), amount INT);
-      INSERT INTO orders_cap (note, amount) VALUES ('a', 1), ('b', 2), ('c', 3), ('x', 4);`);
-    await admin.end();
-  });
-
-  test.afterAll(async () => {
-    const admin = await mysql.createConnection({ uri: mysqlTestUrl().href });
-    await admin.query(`DROP DATABASE IF EXISTS \`${database}\``);
-    await admin.end();
-  });
+  const database = useScratchDatabase(
+    'sargable_top',
+    `CREATE TABLE orders_cap (id INT PRIMARY KEY AUTO_INCREMENT, note VARCHAR(40), amount INT);
+INSERT INTO orders_cap (note, amount) VALUES ('a', 1), ('b', 2), ('c', 3), ('x', 4);`,
+  );
 
   /** Runs the workload on a fresh connection (so it picks up a changed long_query_time) for `ms`. */
   async function workload(ms: number): Promise<number> {
