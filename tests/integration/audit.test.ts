@@ -1,15 +1,9 @@
 // Audit: a full read-only session through the API, with the general query log on; the server saw no write.
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatch } from '../../src/main/dispatch.js';
-import { createHandlers } from '../../src/main/handlers.js';
-import { ConnectionService } from '../../src/main/services/connection.js';
-import { ProfileService, ProfileStore } from '../../src/main/services/profiles.js';
-import { NoSecretStore } from '../../src/main/services/secrets.js';
-import type { AdvisorApi } from '../../src/shared/api.js';
+import { testHandlers } from '../support/handlers.js';
 import { startServer, type Flavor, type TestServer } from '../support/servers.js';
 import { isStatement, offendingEntries, statementKinds } from '../support/audit.js';
 
@@ -18,18 +12,7 @@ const productsDdl = fs.readFileSync(new URL('../fixtures/seed/products.sql', imp
 describe.each(['mysql', 'mariadb'] as Flavor[])('audit on %s: a full session sends no write', (flavor) => {
   let server: TestServer;
   let admin: mysql.Connection;
-  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sargable-audit-'));
-  const connections = new ConnectionService();
-  const handlers: AdvisorApi = createHandlers({
-    connections,
-    app: { name: 'Sargable', version: 'test', mode: 'web' },
-    userDataDir,
-    profiles: new ProfileService(
-      new ProfileStore(path.join(userDataDir, 'profiles.json')),
-      new NoSecretStore('test'),
-      connections,
-    ),
-  });
+  const { handlers, connections, userDataDir } = testHandlers('sargable-audit');
   const calls: string[] = [];
   const call = async <T>(method: string, request: unknown): Promise<T> => {
     calls.push(method);

@@ -1,16 +1,10 @@
 // Fault test: the server is SIGKILLed and restarted under an open session; calls fail cleanly, then heal.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dispatch } from '../../src/main/dispatch.js';
-import { createHandlers } from '../../src/main/handlers.js';
-import { ConnectionService } from '../../src/main/services/connection.js';
-import { ProfileService, ProfileStore } from '../../src/main/services/profiles.js';
-import { NoSecretStore } from '../../src/main/services/secrets.js';
-import type { AdvisorApi, Reply } from '../../src/shared/api.js';
+import type { Reply } from '../../src/shared/api.js';
+import { testHandlers } from '../support/handlers.js';
 import { startServer, type Flavor, type TestServer } from '../support/servers.js';
 
 function isAlive(pid: number): boolean {
@@ -46,20 +40,9 @@ describe.each(['mariadb', 'mysql'] as Flavor[])('server killed and restarted on 
   const killRestarted = (): void => {
     if (restartedPid !== undefined && isAlive(restartedPid)) process.kill(restartedPid, 'SIGKILL');
   };
-  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sargable-faults-'));
-  const connections = new ConnectionService({ reconnect: { baseDelayMs: 100, maxDelayMs: 800 } });
-  const handlers: AdvisorApi = createHandlers({
-    connections,
-    app: { name: 'Sargable', version: 'test', mode: 'web' },
-    userDataDir,
-    profiles: new ProfileService(
-      new ProfileStore(path.join(userDataDir, 'profiles.json')),
-      new NoSecretStore('test'),
-      connections,
-    ),
+  const { connections, userDataDir, call } = testHandlers('sargable-faults', {
+    reconnect: { baseDelayMs: 100, maxDelayMs: 800 },
   });
-  const call = (method: string, request: unknown): Promise<Reply<unknown>> =>
-    dispatch(handlers, method, request);
   let connectionId = '';
 
   beforeAll(async () => {

@@ -1,17 +1,10 @@
 // Production profiles refuse writes without the typed confirmation (server-side), and connection.status follows a dropped session.
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Connection } from 'mysql2/promise';
 import { afterAll, describe, expect, it } from 'vitest';
-import { dispatch } from '../../src/main/dispatch.js';
-import { createHandlers } from '../../src/main/handlers.js';
-import { ConnectionService } from '../../src/main/services/connection.js';
-import { ProfileService, ProfileStore } from '../../src/main/services/profiles.js';
-import { NoSecretStore } from '../../src/main/services/secrets.js';
-import type { AdvisorApi, Reply } from '../../src/shared/api.js';
 import type { ConnectionStatus } from '../../src/shared/api/connection-status.js';
 import { connect, testServers, withScratchDatabase } from '../support/db.js';
+import { testHandlers } from '../support/handlers.js';
 
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
   const started = Date.now();
@@ -31,20 +24,11 @@ async function threadAlive(admin: Connection, threadId: number): Promise<boolean
 }
 
 describe.each(testServers())('production profile on $flavor', ({ flavor, url }) => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sargable-production-it-'));
-  const connections = new ConnectionService({ reconnect: { baseDelayMs: 100, maxDelayMs: 400 } });
-  const handlers: AdvisorApi = createHandlers({
+  const {
     connections,
-    app: { name: 'Sargable', version: 'test', mode: 'web' },
     userDataDir: dir,
-    profiles: new ProfileService(
-      new ProfileStore(path.join(dir, 'profiles.json')),
-      new NoSecretStore('test'),
-      connections,
-    ),
-  });
-  const call = (method: string, request: unknown): Promise<Reply<unknown>> =>
-    dispatch(handlers, method, request);
+    call,
+  } = testHandlers('sargable-production-it', { reconnect: { baseDelayMs: 100, maxDelayMs: 400 } });
   const value = async <T>(method: string, request: unknown): Promise<T> => {
     const reply = await call(method, request);
     if (!reply.ok) throw new Error(`${method}: ${reply.error.code} ${reply.error.message}`);

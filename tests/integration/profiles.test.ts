@@ -2,16 +2,11 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatch } from '../../src/main/dispatch.js';
-import { createHandlers } from '../../src/main/handlers.js';
-import { ConnectionService } from '../../src/main/services/connection.js';
-import { ProfileService, ProfileStore } from '../../src/main/services/profiles.js';
-import { NoSecretStore } from '../../src/main/services/secrets.js';
-import type { AdvisorApi } from '../../src/shared/api.js';
 import type { ConnectionTestResult } from '../../src/shared/api/profiles.js';
+import { testHandlers } from '../support/handlers.js';
 import { testServers } from '../support/db.js';
 import { freePort } from '../support/servers.js';
 
@@ -19,18 +14,7 @@ const SSHD = '/usr/sbin/sshd';
 const PASSPHRASE = 'tunnel-pass-phrase';
 
 describe.each(testServers())('profiles on $flavor', ({ flavor, url, readOnlyUrl }) => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sargable-profiles-it-'));
-  const connections = new ConnectionService();
-  const handlers: AdvisorApi = createHandlers({
-    connections,
-    app: { name: 'Sargable', version: 'test', mode: 'web' },
-    userDataDir: dir,
-    profiles: new ProfileService(
-      new ProfileStore(path.join(dir, 'profiles.json')),
-      new NoSecretStore('test'),
-      connections,
-    ),
-  });
+  const { handlers, connections, userDataDir: dir } = testHandlers('sargable-profiles-it');
   const call = async <T>(method: string, request: unknown): Promise<T> => {
     const reply = await dispatch(handlers, method, request);
     if (!reply.ok) throw Object.assign(new Error(reply.error.message), reply.error);
