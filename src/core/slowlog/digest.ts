@@ -238,6 +238,25 @@ export interface ClassState {
   pendingTs: boolean;
 }
 
+/** A class seen for the first time: no events counted yet, `sample` as its example. */
+function newClass(fingerprint: string, maxOffset: number, sample: SampleEvent): ClassState {
+  return {
+    fingerprint,
+    count: 0,
+    metrics: [],
+    flags: [],
+    dbs: new Set(),
+    users: new Set(),
+    hosts: new Set(),
+    tsMin: undefined,
+    tsMax: undefined,
+    maxOffset,
+    sample,
+    pendingDb: false,
+    pendingTs: false,
+  };
+}
+
 interface SampleEvent {
   query: string;
   queryTime: string | undefined;
@@ -931,29 +950,15 @@ export function createDigest(options: DigestOptions = {}): Digest {
     if (!state) {
       fp = detach(fp);
       db = db === undefined ? undefined : detach(db);
-      state = {
-        fingerprint: fp,
-        count: 0,
-        metrics: [],
-        flags: [],
-        dbs: new Set(),
-        users: new Set(),
-        hosts: new Set(),
-        tsMin: undefined,
-        tsMax: undefined,
-        maxOffset: event.offset,
-        sample: {
-          query: detach(event.query),
-          queryTime: undefined,
-          ts: tsNorm,
-          db,
-          line: event.line,
-          dbPending,
-          tsPending,
-        },
-        pendingDb: false,
-        pendingTs: false,
-      };
+      state = newClass(fp, event.offset, {
+        query: detach(event.query),
+        queryTime: undefined,
+        ts: tsNorm,
+        db,
+        line: event.line,
+        dbPending,
+        tsPending,
+      });
       classes.set(fp, state);
     }
     state.count++;
@@ -1189,21 +1194,7 @@ export function createDigest(options: DigestOptions = {}): Digest {
     for (const theirs of part.classes) {
       let state = classes.get(theirs.fingerprint);
       if (!state) {
-        state = {
-          fingerprint: theirs.fingerprint,
-          count: 0,
-          metrics: [],
-          flags: [],
-          dbs: new Set(),
-          users: new Set(),
-          hosts: new Set(),
-          tsMin: undefined,
-          tsMax: undefined,
-          maxOffset: theirs.maxOffset + at.offset,
-          sample: resolve(theirs.sample),
-          pendingDb: false,
-          pendingTs: false,
-        };
+        state = newClass(theirs.fingerprint, theirs.maxOffset + at.offset, resolve(theirs.sample));
         classes.set(state.fingerprint, state);
       } else {
         // The example is the last event with the largest Query_time.

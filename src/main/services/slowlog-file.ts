@@ -165,6 +165,17 @@ export async function digestStreams(
     parser.end();
   }
   report(true);
+  return digestResult(digest, inputs, bytesRead, started, options);
+}
+
+/** The result of a finished digest over `inputs`, with its source summary. */
+function digestResult(
+  digest: Digest,
+  inputs: readonly { name: string; bytes: number }[],
+  bytesRead: number,
+  started: number,
+  options: Pick<DigestFilesOptions, 'orderBy' | 'limit'>,
+): SlowLogFileResult {
   const result = digest.result({
     ...(options.orderBy === undefined ? {} : { orderBy: options.orderBy }),
     ...(options.limit === undefined ? {} : { limit: options.limit }),
@@ -368,19 +379,7 @@ async function digestFileInParallel(
     options.signal?.removeEventListener('abort', onAbort);
   }
   report(true);
-  const result = digest.result({
-    ...(options.orderBy === undefined ? {} : { orderBy: options.orderBy }),
-    ...(options.limit === undefined ? {} : { limit: options.limit }),
-  });
-  return {
-    source: {
-      files: [{ path: input.name, bytes: input.bytes }],
-      bytesRead,
-      events: digest.events,
-      elapsedMs: Date.now() - started,
-    },
-    ...result,
-  };
+  return digestResult(digest, [input], bytesRead, started, options);
 }
 
 /** Digests files on the calling thread (streamed; used by the worker and the CLI). */
