@@ -111,6 +111,8 @@ export function App({ api }: { api: AdvisorApi }) {
   const [selectedKey, setSelectedKey] = useState<string | null>(null);
   const [cursor, setCursor] = useState({ line: 1, column: 1 });
   const [panel, setPanel] = useState<PanelId>('findings');
+  const [topKept, setTopKept] = useState(false);
+  if (panel === 'top' && !topKept) setTopKept(true);
   const [plan, setPlan] = useState<PlanState>({ status: 'idle' });
   const [verifications, setVerifications] = useState<Record<string, WhatIfReply>>({});
   const [accepted, setAccepted] = useState<Set<string>>(new Set());
@@ -847,18 +849,22 @@ export function App({ api }: { api: AdvisorApi }) {
                 onOpenFinding={openFinding}
               />
             )}
-            {panel === 'top' && hasTop && (
-              <TopQueriesPanel
-                api={api}
-                connected={live !== null}
-                connectionId={live?.connectionId ?? null}
-                production={productionName(session)}
-                onSend={(sql, explainIt) => {
-                  newTab('Top query', `${sql.replace(/;?\s*$/, '')};\n`);
-                  if (explainIt) void explain(false);
-                  else void analyze('all');
-                }}
-              />
+            {hasTop && (panel === 'top' || topKept) && (
+              // Kept mounted once opened: a running capture and its result survive a switch to another panel.
+              <div className="panels__keep" hidden={panel !== 'top'}>
+                <TopQueriesPanel
+                  api={api}
+                  connected={live !== null}
+                  connectionId={live?.connectionId ?? null}
+                  production={productionName(session)}
+                  linkUp={link.status === null || link.status.state === 'open'}
+                  onSend={(sql, explainIt) => {
+                    newTab('Top query', `${sql.replace(/;?\s*$/, '')};\n`);
+                    if (explainIt) void explain(false);
+                    else void analyze('all');
+                  }}
+                />
+              </div>
             )}
             {panel === 'locks' && hasLocks && (
               <LocksPanel

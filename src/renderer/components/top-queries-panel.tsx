@@ -45,6 +45,8 @@ export interface TopQueriesPanelProps {
   production?: string | null;
   /** Open the class's example in a new editor tab and analyze it (and EXPLAIN it when `explain`). */
   onSend(sql: string, explain: boolean): void;
+  /** False while the connection is lost (the status bar's reconnect state): a live capture pauses, then resumes. */
+  linkUp?: boolean;
 }
 
 type Source = 'file' | 'digests' | 'table';
@@ -135,6 +137,34 @@ interface LiveProgress {
   elapsedMs: number;
   totalMs: number;
   steps: number;
+  /** The connection is down: no snapshot is taken until it is back (the baseline is kept). */
+  paused?: boolean;
+}
+
+/** True for the error a managed connection gives while it is down (see main/services/reconnect.ts). */
+function isConnectionLost(caught: unknown): boolean {
+  return (caught as { code?: unknown } | null)?.code === 'CONNECTION_LOST';
+}
+
+function clock(epochSeconds: number): string {
+  return new Date(epochSeconds * 1000).toLocaleTimeString();
+}
+
+/**
+ * The note shown when a step's delta says the server restarted: performance_schema counters start
+ * from zero at a restart, so a delta across it would subtract unrelated numbers. The window starts
+ * again from the first snapshot after the restart.
+ */
+export function windowRestartNote(step: {
+  from: { uptime: number };
+  to: { takenAt: string; uptime: number };
+}): string {
+  const at = Date.parse(step.to.takenAt) / 1000 - step.to.uptime;
+  return (
+    `The server restarted at about ${clock(at)} (Uptime went from ${step.from.uptime} s to ${step.to.uptime} s): ` +
+    'its performance_schema counters started again from zero, so the window was restarted from the first snapshot after the restart. ' +
+    'The table covers only the time since then; the timeline keeps the steps before it.'
+  );
 }
 
 /** Per-class statement counts for each live step (the selected class's own bars on the timeline). */
@@ -292,6 +322,7 @@ export function TopQueriesPanel({
   connectionId = null,
   production = null,
   onSend,
+  linkUp = true,
 }: TopQueriesPanelProps) {
   const [source, setSource] = useState<Source>('file');
   const [path, setPath] = useState('');
@@ -314,6 +345,10 @@ export function TopQueriesPanel({
   const [consent, setConsent] = useState<{ plan: SlowLogWindowPlan; seconds: number } | null>(null);
   const timer = useRef<number | undefined>(undefined);
   const liveAbort = useRef<AbortController | null>(null);
+  const [restartNote, setRestartNote] = useState<string | null>(null);
+  // The capture loop reads the link state between steps (a prop would be stale inside it).
+  const linkUpRef = useRef(linkUp);
+  linkUpRef.current = linkUp;
 
   useEffect(
     () => () => {
@@ -334,6 +369,7 @@ export function TopQueriesPanel({
     setSelected(null);
     setHistogram(null);
     setTableMore(null);
+    setRestartNote(null);
   }
 
   function showList(next: TopClassList) {
@@ -410,7 +446,12 @@ export function TopQueriesPanel({
     return value;
   }
 
-  /** Snapshot, then a snapshot per step (deltas give the timeline), then the whole window's delta. */
+  /**
+   * Snapshot, then a snapshot per step (deltas give the timeline), then the whole window's delta.
+   * While the connection is down the loop pauses (no call is made, the baseline snapshot stays in the
+   * service, which keeps it per connection id across reconnects) and resumes when it is back; a
+   * step whose delta says the server restarted re-baselines the window and says so.
+   */
   async function startDigests() {
     if (!connectionId) return;
     const total = windowLength();
@@ -420,22 +461,58 @@ export function TopQueriesPanel({
     liveAbort.current = abort;
     const stepMs = Math.max(1000, (total * 1000) / LIVE_STEPS);
     const started = Date.now();
-    setLive({ elapsedMs: 0, totalMs: total * 1000, steps: 0 });
+    let steps = 0;
+    const showProgress = (paused: boolean) =>
+      setLive({ elapsedMs: Date.now() - started, totalMs: total * 1000, steps, paused });
+    /** One capture call; while the connection is lost, wait and retry. Null when stopped meanwhile. */
+    async function whileUp<T>(call: () => Promise<T>): Promise<T | null> {
+      for (;;) {
+        if (abort.signal.aborted) return null;
+        if (!linkUpRef.current) {
+          showProgress(true);
+          await wait(500, abort.signal);
+          continue;
+        }
+        try {
+          const value = await call();
+          return value;
+        } catch (caught) {
+          if (!isConnectionLost(caught)) throw caught;
+          showProgress(true);
+          await wait(1000, abort.signal);
+        }
+      }
+    }
+    showProgress(false);
     try {
-      const first = await api['capture.snapshot']({ connectionId });
+      const firstTaken = await whileUp(() => api['capture.snapshot']({ connectionId }));
+      if (!firstTaken) return;
+      let first = firstTaken;
       let previous = first;
+      let windowStart: string | null = null;
       const counts: number[] = [];
       const querySeconds: number[] = [];
       const perClass: StepCounts = new Map();
       while (!abort.signal.aborted && Date.now() - started < total * 1000) {
         await wait(Math.min(stepMs, Math.max(0, total * 1000 - (Date.now() - started))), abort.signal);
-        const next = await api['capture.snapshot']({ connectionId });
-        const step = await api['capture.delta']({
-          connectionId,
-          fromSnapshotId: previous.snapshotId,
-          toSnapshotId: next.snapshotId,
-          limit: 200,
-        });
+        const next = await whileUp(() => api['capture.snapshot']({ connectionId }));
+        if (!next) break;
+        const from = previous;
+        const step = await whileUp(() =>
+          api['capture.delta']({
+            connectionId,
+            fromSnapshotId: from.snapshotId,
+            toSnapshotId: next.snapshotId,
+            limit: 200,
+          }),
+        );
+        if (!step) break;
+        windowStart ??= step.from.takenAt;
+        if (step.serverRestarted) {
+          // Counters went back to zero: a delta from the old baseline would be wrong. Start again.
+          setRestartNote(windowRestartNote(step));
+          first = next;
+        }
         const index = counts.length;
         counts.push(step.totals.count);
         querySeconds.push(step.totals.totalMs / 1000);
@@ -445,21 +522,23 @@ export function TopQueriesPanel({
           perClass.set(row.id, series);
         }
         previous = next;
-        setLive({ elapsedMs: Date.now() - started, totalMs: total * 1000, steps: counts.length });
+        steps = counts.length;
+        showProgress(false);
       }
       const delta = await api['capture.delta']({
         connectionId,
         fromSnapshotId: first.snapshotId,
         toSnapshotId: previous.snapshotId,
       });
-      const bucketSeconds =
-        counts.length > 0 ? Math.max(1, Math.round(delta.windowSeconds / counts.length)) : 1;
+      const timelineStart = Math.floor(Date.parse(windowStart ?? delta.from.takenAt) / 1000);
+      const timelineSeconds = Math.max(1, Math.round(Date.parse(delta.to.takenAt) / 1000 - timelineStart));
+      const bucketSeconds = counts.length > 0 ? Math.max(1, Math.round(timelineSeconds / counts.length)) : 1;
       showList({
         source: { kind: 'performance_schema', label: `${delta.windowSeconds} s window` },
         events: delta.totals.count,
         classes: topClassesFromDelta(delta),
         timeline: {
-          start: Math.floor(Date.parse(delta.from.takenAt) / 1000),
+          start: timelineStart,
           bucketSeconds,
           counts,
           querySeconds,
@@ -690,7 +769,14 @@ export function TopQueriesPanel({
           <span className="top__progress" data-testid="top-progress">
             <progress max={live.totalMs} value={live.elapsedMs} aria-label="Progress" />
             {Math.round(live.elapsedMs / 1000)} s of {Math.round(live.totalMs / 1000)} s · {live.steps}{' '}
-            snapshots · capturing
+            snapshots ·{' '}
+            <span data-testid="top-live-state">
+              {live.paused
+                ? live.elapsedMs >= live.totalMs
+                  ? 'paused: reconnecting (the window ends when the server is back)'
+                  : 'paused: reconnecting'
+                : 'capturing'}
+            </span>
           </span>
         )}
         {!live && progress && (
@@ -715,6 +801,11 @@ export function TopQueriesPanel({
           </span>
         )}
       </div>
+      {restartNote && (
+        <p className="top__notice" role="status" data-testid="top-restart-note">
+          Window restarted. {restartNote}
+        </p>
+      )}
       {error && (
         <div className="panels__error">
           <ErrorBox error={error} testId="top-error" />
