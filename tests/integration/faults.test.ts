@@ -1,4 +1,4 @@
-// Fault test: the server is SIGKILLed and restarted under an open session; calls fail cleanly, then heal.
+// Fault test: the server is SIGKILLed and restarted under an open session; calls fail cleanly, then heal, and capture/locks/workspace survive.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import mysql from 'mysql2/promise';
@@ -29,6 +29,8 @@ async function waitFor(
   throw new Error(`timed out waiting for ${what}`);
 }
 
+// MariaDB ships with performance_schema OFF (capture then uses the slow log instead); these servers
+// start with it ON so the digest window is exercised on both flavors.
 describe.each(['mariadb', 'mysql'] as Flavor[])('server killed and restarted on %s', (flavor) => {
   let server: TestServer;
   let argv: string[] = [];
@@ -79,6 +81,28 @@ describe.each(['mariadb', 'mysql'] as Flavor[])('server killed and restarted on 
     process.off('exit', killRestarted);
   });
 
+  /** SIGKILL the running server (the first or a restarted one) and wait until it is gone. */
+  const killServer = async (): Promise<void> => {
+    const pid = restartedPid ?? server.pid;
+    process.kill(pid, 'SIGKILL');
+    await waitFor('the server to die', () => !isAlive(pid), 10_000);
+  };
+  /** Start the server again with its own argv: same port, same datadir. */
+  const restartServer = async (): Promise<void> => {
+    const child = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: 'ignore' });
+    child.unref();
+    restartedPid = child.pid;
+    await waitFor(
+      'the restarted server to accept connections',
+      async () => {
+        const probe = await mysql.createConnection({ uri: server.url }).catch(() => undefined);
+        await probe?.end();
+        return probe !== undefined;
+      },
+      90_000,
+    );
+  };
+
   const sql = "SELECT id FROM orders WHERE DATE(created) = '2024-01-01'";
   const polls = async () => ({
     locks: await call('locks.poll', { connectionId }),
@@ -94,8 +118,7 @@ describe.each(['mariadb', 'mysql'] as Flavor[])('server killed and restarted on 
   it('fails with CONNECTION_LOST while the server is down and heals after a restart, on the same connection id', async () => {
     expect(codes(await polls())).toEqual({ locks: 'ok', analyze: 'ok', explain: 'ok', snapshot: 'ok' });
 
-    process.kill(server.pid, 'SIGKILL');
-    await waitFor('the server to die', () => !isAlive(server.pid), 10_000);
+    await killServer();
     const down = await polls();
     expect(codes(down)).toEqual({
       locks: 'CONNECTION_LOST',
@@ -115,18 +138,7 @@ describe.each(['mariadb', 'mysql'] as Flavor[])('server killed and restarted on 
     }
     expect(connections.status(connectionId).state).toBe('reconnecting');
 
-    const child = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: 'ignore' });
-    child.unref();
-    restartedPid = child.pid;
-    await waitFor(
-      'the restarted server to accept connections',
-      async () => {
-        const probe = await mysql.createConnection({ uri: server.url }).catch(() => undefined);
-        await probe?.end();
-        return probe !== undefined;
-      },
-      60_000,
-    );
+    await restartServer();
     const healedAfterMs = await waitFor(
       'locks.poll to work again',
       async () => (await call('locks.poll', { connectionId })).ok,
@@ -144,6 +156,98 @@ describe.each(['mariadb', 'mysql'] as Flavor[])('server killed and restarted on 
       db: 'shop',
       status: { state: 'open', failedAttempts: 0, nextAttemptInMs: 0, reconnects: 1 },
     });
+    expect(unhandled).toEqual([]);
+  });
+  it('keeps a digest window across a dropped session, re-baselines after a restart, keeps lock polling and the workspace', async () => {
+    const value = <T>(reply: Reply<unknown>): T => {
+      if (!reply.ok) throw new Error(`${reply.error.code}: ${reply.error.message}`);
+      return reply.value as T;
+    };
+    const waitOk = (method: string, request: unknown) =>
+      waitFor(`${method} to work again`, async () => (await call(method, request)).ok, 30_000);
+    const run = async (statement: string, times: number): Promise<void> => {
+      const admin = await mysql.createConnection({ uri: server.url });
+      for (let index = 0; index < times; index += 1) await admin.query(statement);
+      await admin.end();
+    };
+    type Snapshot = { snapshotId: string };
+    type Delta = {
+      serverRestarted: boolean;
+      notes: { code: string }[];
+      classes: { digestText: string | null; count: number; totalMs: number; rowsExamined: number }[];
+    };
+    // MariaDB's digest text upper-cases unquoted identifiers (`SELECT ID FROM `shop` . `orders` WHERE ID = ?`).
+    const probe = 'SELECT id FROM shop.orders WHERE id = 2';
+    const probeCount = (delta: Delta) =>
+      delta.classes
+        .filter((entry) => /FROM `?shop`? ?\. ?`?orders`? WHERE `?id`? = \?/i.test(entry.digestText ?? ''))
+        .reduce((sum, entry) => sum + entry.count, 0);
+    const negatives = (delta: Delta) =>
+      delta.classes.filter((entry) => entry.count < 0 || entry.totalMs < 0 || entry.rowsExamined < 0);
+
+    // Something saved in the workspace before any fault (the live workspace id is the profile name).
+    const report = value<unknown>(
+      await call('analyze.run', { connectionId, sql: 'SELECT id FROM orders WHERE MONTH(created) = 10' }),
+    );
+    value(await call('workspace.addFromAnalysis', { profileId: 'fault', report }));
+    const saved = value<{ workspace: { items: { id: string }[] } }>(
+      await call('workspace.get', { profileId: 'fault' }),
+    );
+    expect(saved.workspace.items.length).toBeGreaterThan(0);
+
+    // 1. The session drops (KILL from another session), the server stays up: the baseline survives.
+    const baseline = value<Snapshot>(await call('capture.snapshot', { connectionId }));
+    const reconnectsBefore = connections.status(connectionId).reconnects;
+    await run(probe, 3);
+    const [ids] = (await connections
+      .get(connectionId)
+      .connection.query('SELECT CONNECTION_ID() AS id')) as unknown as [{ id: number }[]];
+    const admin = await mysql.createConnection({ uri: server.url });
+    await admin.query(`KILL CONNECTION ${Number(ids[0]!.id)}`);
+    await admin.end();
+    await run(probe, 2);
+    await waitOk('capture.snapshot', { connectionId });
+    const kept = value<Delta>(
+      await call('capture.delta', { connectionId, fromSnapshotId: baseline.snapshotId }),
+    );
+    expect({
+      serverRestarted: kept.serverRestarted,
+      probe: probeCount(kept),
+      negatives: negatives(kept),
+      reconnects: connections.status(connectionId).reconnects - reconnectsBefore,
+    }).toEqual({ serverRestarted: false, probe: 5, negatives: [], reconnects: 1 });
+
+    // 2. The server restarts during a window: calls fail cleanly while it is down, then the delta
+    //    from the old baseline says the server restarted and counts only what ran since.
+    await run(probe, 4);
+    const before = value<Snapshot>(await call('capture.snapshot', { connectionId }));
+    await killServer();
+    expect(codes({ snapshot: await call('capture.snapshot', { connectionId }) })).toEqual({
+      snapshot: 'CONNECTION_LOST',
+    });
+    expect(codes({ locks: await call('locks.poll', { connectionId }) })).toEqual({
+      locks: 'CONNECTION_LOST',
+    });
+    await restartServer();
+    await waitOk('locks.poll', { connectionId });
+    await run(probe, 1);
+    const across = value<Delta>(
+      await call('capture.delta', { connectionId, fromSnapshotId: before.snapshotId }),
+    );
+    expect({
+      serverRestarted: across.serverRestarted,
+      restartNote: across.notes.some((note) => note.code === 'server-restarted'),
+      probe: probeCount(across),
+      negatives: negatives(across),
+    }).toEqual({ serverRestarted: true, restartNote: true, probe: 1, negatives: [] });
+    // Lock polling works on the healed connection, and the workspace kept its items.
+    expect(codes({ locks: await call('locks.poll', { connectionId }) })).toEqual({ locks: 'ok' });
+    const after = value<{ workspace: { items: { id: string }[] } }>(
+      await call('workspace.get', { profileId: 'fault' }),
+    );
+    expect(after.workspace.items.map((item) => item.id)).toEqual(
+      saved.workspace.items.map((item) => item.id),
+    );
     expect(unhandled).toEqual([]);
   });
 });
