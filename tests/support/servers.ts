@@ -448,6 +448,23 @@ function cmdlineMentions(pid: number, needle: string): boolean {
   }
 }
 
+/**
+ * A fault test may SIGKILL a server and start it again with the same argv (same port, datadir and
+ * pid file): that process is not our child and has another PID. It writes its PID to the pid file
+ * in the server's dir, so stop(), the exit hook, the watchdog and the reaper stop it too. Only a
+ * live PID whose cmdline names the datadir counts (a reused PID is never signalled).
+ */
+function restartedPid(entry: Pick<RegistryEntry, 'pid' | 'dir' | 'dataDir'>): number | null {
+  let pid: number;
+  try {
+    pid = Number(fs.readFileSync(path.join(entry.dir, 'mysqld.pid'), 'utf8').trim());
+  } catch {
+    return null;
+  }
+  if (!Number.isInteger(pid) || pid <= 0 || pid === entry.pid) return null;
+  return isAlive(pid) && cmdlineMentions(pid, entry.dataDir) ? pid : null;
+}
+
 function signal(pid: number, sig: NodeJS.Signals): void {
   try {
     process.kill(pid, sig);
@@ -510,6 +527,8 @@ async function stopLiveOnce(server: LiveServer): Promise<void> {
   if (entry.watchdogPid !== null) signal(entry.watchdogPid, 'SIGKILL');
   if (!server.exited) await requestFastShutdown(path.join(entry.dir, 'mysql.sock'));
   await terminate(entry.pid, () => server.exited || !isAlive(entry.pid));
+  const again = restartedPid(entry);
+  if (again !== null) await terminate(again, () => !isAlive(again));
   fs.rmSync(entry.dir, { recursive: true, force: true });
   unregister(entry.pid);
   live.delete(entry.pid);
@@ -553,6 +572,12 @@ export async function reapStaleServers(log: (m: string) => void = defaultLog): P
         await terminate(entry.pid, () => !isAlive(entry.pid));
         reaped += 1;
       }
+      const again = restartedPid(entry);
+      if (again !== null) {
+        log(`reaping restarted ${entry.flavor} server pid ${again} left by dead process ${entry.ownerPid}`);
+        await terminate(again, () => !isAlive(again));
+        reaped += 1;
+      }
       if (entry.dir.includes('sargable-')) fs.rmSync(entry.dir, { recursive: true, force: true });
       fs.rmSync(file, { force: true });
     }),
@@ -565,6 +590,8 @@ function onExitSync(): void {
   for (const server of live.values()) {
     if (server.entry.watchdogPid !== null) signal(server.entry.watchdogPid, 'SIGKILL');
     if (!server.exited) signal(server.entry.pid, 'SIGKILL');
+    const again = restartedPid(server.entry);
+    if (again !== null) signal(again, 'SIGKILL');
     fs.rmSync(server.entry.dir, { recursive: true, force: true });
     unregister(server.entry.pid);
   }
@@ -596,7 +623,11 @@ function spawnWatchdog(ownerPid: number, serverPid: number, dir: string, dataDir
     'while kill -0 "$1" 2>/dev/null; do sleep 1; done; ' +
     'kill -TERM "$2" 2>/dev/null; i=0; ' +
     'while kill -0 "$2" 2>/dev/null && [ $i -lt 150 ]; do sleep 0.1; i=$((i+1)); done; ' +
-    'kill -KILL "$2" 2>/dev/null; rm -rf "$3" "$5"';
+    'kill -KILL "$2" 2>/dev/null; ' +
+    // A server restarted in place by a fault test (see restartedPid): its PID is in the pid file.
+    'p=$(cat "$3/mysqld.pid" 2>/dev/null); ' +
+    'if [ -n "$p" ] && [ "$p" != "$2" ] && tr "\\0" " " < "/proc/$p/cmdline" 2>/dev/null | grep -qF -- "$4"; then kill -KILL "$p"; fi; ' +
+    'rm -rf "$3" "$5"';
   const child = spawn(
     'sh',
     [

@@ -771,7 +771,7 @@ export function TopQueriesPanel({
             {Math.round(live.elapsedMs / 1000)} s of {Math.round(live.totalMs / 1000)} s · {live.steps}{' '}
             snapshots ·{' '}
             <span data-testid="top-live-state">
-              {live.paused
+              {live.paused || !linkUp
                 ? live.elapsedMs >= live.totalMs
                   ? 'paused: reconnecting (the window ends when the server is back)'
                   : 'paused: reconnecting'
