@@ -14,6 +14,7 @@ import { createCaptureHandlers } from './handlers/capture.js';
 import type { CaptureService } from './services/capture.js';
 import { createProfilesHandlers } from './handlers/profiles.js';
 import { createSchemaHandlers } from './handlers/schema.js';
+import { createDdlHandlers } from './handlers/ddl.js';
 import type { ProfileService } from './services/profiles.js';
 import { createConnectionStatusHandlers } from './handlers/connection-status.js';
 import { WorkspaceSessions } from './services/workspace-sessions.js';
@@ -82,5 +83,6 @@ export function createHandlers(services: Services): AdvisorApi {
     ...createProfilesHandlers(services),
     ...createConnectionStatusHandlers(services),
     ...createSchemaHandlers(services),
+    ...createDdlHandlers(services),
   };
 }

@@ -15,6 +15,7 @@ import { captureSchemas, type CaptureApi } from './api/capture.js';
 import { profilesSchemas, type ProfilesApi } from './api/profiles.js';
 import { connectionStatusSchemas, type ConnectionStatusApi } from './api/connection-status.js';
 import { schemaSchemas, type SchemaApi } from './api/schema.js';
+import { ddlSchemas, type DdlApi } from './api/ddl.js';
 
 export { apiMethods, type ApiMethod };
 
@@ -76,6 +77,7 @@ export const requestSchemas = {
   ...profilesSchemas,
   ...connectionStatusSchemas,
   ...schemaSchemas,
+  ...ddlSchemas,
 } as const satisfies Record<ApiMethod, z.ZodType>;
 
 export interface AppInfo {
@@ -102,7 +104,8 @@ export interface AdvisorApi
     CaptureApi,
     ProfilesApi,
     ConnectionStatusApi,
-    SchemaApi {
+    SchemaApi,
+    DdlApi {
   'app.info'(request?: Record<string, never>): Promise<AppInfo>;
   'connection.open'(request: ConnectionParams): Promise<OpenResult>;
   'connection.close'(request: { connectionId: string }): Promise<void>;

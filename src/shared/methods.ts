@@ -40,5 +40,6 @@ export const apiMethods = [
   'profiles.delete',
   'profiles.test',
   'profiles.connect',
+  'ddl.apply',
 ] as const;
 export type ApiMethod = (typeof apiMethods)[number];

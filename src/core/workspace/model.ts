@@ -119,7 +119,7 @@ export interface Workspace {
 /** One explicit write on a server: what ran, where, and how it ended. */
 export interface WriteRecord {
   at: string;
-  action: 'what-if-index' | 'kill' | 'slow-log-window';
+  action: 'what-if-index' | 'kill' | 'slow-log-window' | 'apply-ddl';
   /** The statements as confirmed by the user (for the slow-log window: apply, then restore). */
   sql: string[];
   /** The connection label (profile name or user@host:port); never a password. */
@@ -207,7 +207,7 @@ const currentSchema = z.object({
     .array(
       z.object({
         at: z.string(),
-        action: z.enum(['what-if-index', 'kill', 'slow-log-window']),
+        action: z.enum(['what-if-index', 'kill', 'slow-log-window', 'apply-ddl']),
         sql: z.array(z.string()),
         server: z.string(),
         production: z.boolean(),

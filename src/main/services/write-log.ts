@@ -1,4 +1,4 @@
-// Records each explicit write (what-if index, kill, slow-log window) in the profile's workspace history.
+// Records each explicit write (what-if index, kill, slow-log window, applied DDL) in the profile's workspace history.
 
 import { recordWrite, type WriteRecord } from '../../core/workspace/model.js';
 import type { ConnectionTarget } from './connection.js';
