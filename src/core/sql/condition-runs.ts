@@ -1,0 +1,649 @@
+// Runs of plain comparisons joined by AND (`a.x = 1 AND b.y = a.id AND (c = 'v' OR d IS NULL)`): parsed by a small exact reader, not the grammar.
+//
+// Design note: node-sql-parser's MySQL grammar spends ~40 µs on every primary expression (each one
+// descends the whole precedence chain and tries some thirty alternatives — functions, CAST, CASE,
+// aggregates — before it reaches a column or a literal), so a WHERE or ON clause made of many
+// plain comparisons, the bulk of ORM-written SQL, costs milliseconds. Before parsing, a token scan
+// finds maximal runs of such conditions and replaces each run with one placeholder column, a
+// backtick identifier (`` `z0` ``, `` `z1` ``, …). After parsing, every `loc` is moved back to the
+// statement's own offsets, lines and columns, and each placeholder is replaced by the nodes the
+// grammar would have built, spliced into the surrounding AND chain exactly as its chain building
+// does. Anything the reader is unsure of stays in the text for the grammar.
+//
+// What a run may contain (every token kind checked, anything else ends the run):
+// - A comparison `column OP operand`: column = `c`, `t.c` (plain or backtick identifiers, no
+//   keywords); OP = `=`, `<>`, `!=`, `<`, `<=`, `>`, `>=` with a column, an unsigned integer of at
+//   most 15 digits or a single-quoted string without backslashes on the right; `[NOT] LIKE 'str'`
+//   (no ESCAPE); `IS [NOT] NULL`.
+// - A parenthesised group of such comparisons (or groups) joined by one operator only (all AND or
+//   all OR: the grammar's precedence inside WHERE parentheses is left-to-right, so mixed groups are
+//   left to it).
+// - Elements joined by AND. No comments anywhere inside a run or right after it.
+// Where a run may stand: right after WHERE, ON, HAVING, a boolean AND (not BETWEEN's), or a
+// parenthesis opened in such a place; followed by AND, OR, `)`, `,`, `;`, the end, or a clause
+// keyword. After OR it may not start: WHERE chains are built left to right, so `x OR run` would be
+// re-associated.
+// How nodes are built (as the grammar builds them, checked by a property test against full
+// parses): comparisons `{type: 'binary_expr', operator, left, right, loc}` whose `loc` ends after
+// the whitespace that follows the right operand; column refs `{type: 'column_ref', table, column,
+// collate: null, loc}` with a backtick table as `{type: 'backticks_quote_string', value}`;
+// literals without `loc`; every AND/OR node of one chain shares the chain's `loc`; a group's root
+// gets `parentheses: true`. If a placeholder is not found exactly once where expected, the caller
+// parses the original text instead. The `columnList` / `tableList` the grammar attaches to nested
+// queries (its own bookkeeping, unused here) would name the placeholder, so they are dropped.
+
+import { RESERVED_WORDS } from './completion-words.js';
+import type { AstNode } from './parse.js';
+import { tokenize, type Token } from './tolerant.js';
+
+/** One replaced run: where its placeholder stands and the elements to put back. */
+export interface ConditionRun {
+  /** Offsets of the run in the statement (its first token's start, its last token's end). */
+  start: number;
+  end: number;
+  /** Offset of its placeholder `` `name` `` in the elided text. */
+  elidedStart: number;
+  /** The placeholder's name (`z0`, `z1`, …). */
+  name: string;
+  /** The run's elements in order, joined by AND. */
+  elements: AstNode[];
+  /** End of the run's chain `loc` (after the whitespace following the last element). */
+  locEnd: number;
+}
+
+/** The text the parser sees and the runs to put back. */
+export interface ConditionElision {
+  text: string;
+  runs: ConditionRun[];
+}
+
+/** Runs with fewer comparisons than this are left to the grammar (the saving would be small). */
+export const MIN_RUN_COMPARISONS = 2;
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const BACKTICK_IDENTIFIER = /^`[A-Za-z0-9_$]+`$/;
+const INTEGER = /^(0|[1-9][0-9]{0,14})$/;
+/** Words with a meaning of their own in expressions, beyond the reserved words. */
+const SPECIAL_WORDS = new Set([
+  'NULL',
+  'TRUE',
+  'FALSE',
+  'DEFAULT',
+  'NOT',
+  'AND',
+  'OR',
+  'XOR',
+  'IS',
+  'LIKE',
+  'IN',
+  'BETWEEN',
+  'REGEXP',
+  'RLIKE',
+  'SOUNDS',
+  'DIV',
+  'MOD',
+  'CURRENT_DATE',
+  'CURRENT_TIME',
+  'CURRENT_TIMESTAMP',
+  'CURRENT_USER',
+  'LOCALTIME',
+  'LOCALTIMESTAMP',
+  'UTC_DATE',
+  'UTC_TIME',
+  'UTC_TIMESTAMP',
+  'INTERVAL',
+  'BINARY',
+  'DATE',
+  'TIME',
+  'TIMESTAMP',
+  'DATETIME',
+  'CASE',
+  'EXISTS',
+  'ROW',
+  'SELECT',
+  'ESCAPE',
+  'COLLATE',
+  'MATCH',
+  'AGAINST',
+  'ANY',
+  'ALL',
+  'SOME',
+  'UNKNOWN',
+  'WITH',
+  'ROLLUP',
+  'OVER',
+]);
+/** Words that may follow a run at its own depth. */
+const FOLLOW_WORDS = new Set([
+  'AND',
+  'OR',
+  'GROUP',
+  'ORDER',
+  'LIMIT',
+  'HAVING',
+  'WINDOW',
+  'UNION',
+  'EXCEPT',
+  'INTERSECT',
+  'FOR',
+  'LOCK',
+  'INTO',
+  'JOIN',
+  'INNER',
+  'LEFT',
+  'RIGHT',
+  'CROSS',
+  'STRAIGHT_JOIN',
+  'NATURAL',
+  'WHERE',
+]);
+const START_WORDS = new Set(['WHERE', 'ON', 'HAVING']);
+
+interface Element {
+  node: AstNode;
+  /** Index of the first token after the element. */
+  next: number;
+  /** Offset where the element starts (its `(` for a group). */
+  start: number;
+  /** End of its last token, and end of its `loc` (after following whitespace). */
+  end: number;
+  locEnd: number;
+  comparisons: number;
+}
+
+type Loc = {
+  start: { offset: number; line: number; column: number };
+  end: { offset: number; line: number; column: number };
+};
+
+/** Reads one statement's tokens; every method returns undefined for anything it does not know exactly. */
+class Reader {
+  private lineStarts: number[] | undefined;
+  private readonly betweenAnds = new Set<number>();
+
+  constructor(
+    private readonly sql: string,
+    readonly tokens: Token[],
+  ) {
+    // The AND of `x BETWEEN a AND b` is not a boolean AND.
+    const pending = new Map<number, boolean>();
+    tokens.forEach((token, index) => {
+      const word = token.kind === 'word' ? token.text.toUpperCase() : '';
+      if (word === 'BETWEEN') pending.set(token.depth, true);
+      else if (word === 'AND' && pending.get(token.depth)) {
+        this.betweenAnds.add(index);
+        pending.set(token.depth, false);
+      }
+    });
+  }
+
+  /** The grammar's `{offset, line, column}` (1-based line and column) of an offset. */
+  point(offset: number): { offset: number; line: number; column: number } {
+    if (!this.lineStarts) {
+      this.lineStarts = [0];
+      for (let index = 0; index < this.sql.length; index++)
+        if (this.sql.charCodeAt(index) === 10) this.lineStarts.push(index + 1);
+    }
+    const starts = this.lineStarts;
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if ((starts[middle] ?? 0) <= offset) low = middle;
+      else high = middle - 1;
+    }
+    return { offset, line: low + 1, column: offset - (starts[low] ?? 0) + 1 };
+  }
+
+  loc(start: number, end: number): Loc {
+    return { start: this.point(start), end: this.point(end) };
+  }
+
+  word(index: number): string {
+    const token = this.tokens[index];
+    return token?.kind === 'word' ? token.text.toUpperCase() : '';
+  }
+
+  symbol(index: number, text: string): boolean {
+    const token = this.tokens[index];
+    return token?.kind === 'symbol' && token.text === text;
+  }
+
+  private adjacent(left: number, right: number): boolean {
+    const a = this.tokens[left];
+    const b = this.tokens[right];
+    return a !== undefined && b !== undefined && a.end === b.start;
+  }
+
+  /** Offset after the whitespace that follows `end`, or undefined when a comment is there. */
+  private afterSpace(end: number, nextToken: number): number | undefined {
+    const limit = this.tokens[nextToken]?.start ?? this.sql.length;
+    let index = end;
+    while (index < limit && /\s/.test(this.sql[index] ?? '')) index++;
+    return index === limit ? index : undefined;
+  }
+
+  /** Only whitespace between the tokens `from` .. `to` (inclusive)? */
+  private onlySpaceBetween(from: number, to: number): boolean {
+    for (let index = from; index < to; index++) {
+      const a = this.tokens[index];
+      const b = this.tokens[index + 1];
+      if (!a || !b) return false;
+      for (let offset = a.end; offset < b.start; offset++)
+        if (!/\s/.test(this.sql[offset] ?? '')) return false;
+    }
+    return true;
+  }
+
+  /** A plain or backtick identifier usable as a name, with its node value. */
+  private name(index: number, part: 'table' | 'column'): unknown {
+    const token = this.tokens[index];
+    if (!token) return undefined;
+    if (token.kind === 'word') {
+      if (!IDENTIFIER.test(token.text)) return undefined;
+      const upper = token.text.toUpperCase();
+      if (RESERVED_WORDS.has(upper) || SPECIAL_WORDS.has(upper)) return undefined;
+      return token.text;
+    }
+    if (token.kind === 'identifier' && BACKTICK_IDENTIFIER.test(token.text)) {
+      const value = token.text.slice(1, -1);
+      return part === 'table' ? { type: 'backticks_quote_string', value } : value;
+    }
+    return undefined;
+  }
+
+  /** `c` or `t.c` at `index`. */
+  column(index: number): { node: AstNode; next: number } | undefined {
+    const first = this.name(index, 'column');
+    if (first === undefined) return undefined;
+    let next = index + 1;
+    let node: AstNode;
+    const token = this.tokens[index] as Token;
+    if (this.symbol(next, '.')) {
+      const table = this.name(index, 'table');
+      const column = this.name(next + 1, 'column');
+      if (table === undefined || column === undefined) return undefined;
+      if (!this.adjacent(index, next) || !this.adjacent(next, next + 1)) return undefined;
+      const last = this.tokens[next + 1] as Token;
+      node = { type: 'column_ref', table, column, collate: null, loc: this.loc(token.start, last.end) };
+      next += 2;
+    } else {
+      node = {
+        type: 'column_ref',
+        table: null,
+        column: first,
+        collate: null,
+        loc: this.loc(token.start, token.end),
+      };
+    }
+    // `a.b.c`, `f(…)`, `c.*`: not a plain column.
+    if (this.symbol(next, '.') || this.symbol(next, '(')) return undefined;
+    return { node, next };
+  }
+
+  /** An unsigned integer or a single-quoted string without backslashes. */
+  literal(index: number): { node: AstNode; next: number } | undefined {
+    const token = this.tokens[index];
+    if (!token) return undefined;
+    if (token.kind === 'word') {
+      if (!INTEGER.test(token.text) || this.symbol(index + 1, '.')) return undefined;
+      return { node: { type: 'number', value: Number(token.text) }, next: index + 1 };
+    }
+    if (token.kind === 'string' && token.text.startsWith("'") && !token.text.includes('\\')) {
+      if (token.text.length < 2 || !token.text.endsWith("'")) return undefined;
+      // A string right after another (`'a' 'b'` concatenation) is not one literal.
+      if (this.tokens[index + 1]?.kind === 'string') return undefined;
+      return { node: { type: 'single_quote_string', value: token.text.slice(1, -1) }, next: index + 1 };
+    }
+    return undefined;
+  }
+
+  /** The comparison operator at `index`: its AST text and the index after it. */
+  private operator(index: number): { operator: string; next: number } | undefined {
+    const token = this.tokens[index];
+    if (!token) return undefined;
+    if (token.kind === 'symbol') {
+      const second = this.tokens[index + 1];
+      const pair = second?.kind === 'symbol' && second.start === token.end ? token.text + second.text : '';
+      let operator: string;
+      let next: number;
+      if (pair === '<=' || pair === '<>' || pair === '>=' || pair === '!=') {
+        operator = pair;
+        next = index + 2;
+      } else if (token.text === '=' || token.text === '<' || token.text === '>') {
+        operator = token.text;
+        next = index + 1;
+      } else return undefined;
+      // `<=>`, `<<`, `>>`, `==`, `=>`: not one of ours.
+      const after = this.tokens[next];
+      if (
+        after?.kind === 'symbol' &&
+        after.start === this.tokens[next - 1]?.end &&
+        '<>=!'.includes(after.text)
+      )
+        return undefined;
+      return { operator, next };
+    }
+    return undefined;
+  }
+
+  /** One comparison at `index`. */
+  comparison(index: number): Element | undefined {
+    const left = this.column(index);
+    if (!left) return undefined;
+    const first = this.tokens[index] as Token;
+    let right: { node: AstNode; next: number } | undefined;
+    let operator: string;
+    const word = this.word(left.next);
+    if (word === 'IS') {
+      const not = this.word(left.next + 1) === 'NOT';
+      const at = left.next + (not ? 2 : 1);
+      if (this.word(at) !== 'NULL') return undefined;
+      operator = not ? 'IS NOT' : 'IS';
+      right = { node: { type: 'null', value: null }, next: at + 1 };
+    } else if (word === 'LIKE' || (word === 'NOT' && this.word(left.next + 1) === 'LIKE')) {
+      const at = left.next + (word === 'NOT' ? 2 : 1);
+      const literal = this.literal(at);
+      if (!literal || literal.node.type !== 'single_quote_string') return undefined;
+      if (this.word(literal.next) === 'ESCAPE') return undefined;
+      operator = word === 'NOT' ? 'NOT LIKE' : 'LIKE';
+      right = literal;
+    } else {
+      const op = this.operator(left.next);
+      if (!op) return undefined;
+      operator = op.operator;
+      right = this.literal(op.next) ?? this.column(op.next);
+    }
+    if (!right) return undefined;
+    const last = this.tokens[right.next - 1] as Token;
+    if (!this.onlySpaceBetween(index, right.next - 1)) return undefined;
+    const locEnd = this.afterSpace(last.end, right.next);
+    if (locEnd === undefined) return undefined;
+    return {
+      node: {
+        type: 'binary_expr',
+        operator,
+        left: left.node,
+        right: right.node,
+        loc: this.loc(first.start, locEnd),
+      },
+      next: right.next,
+      start: first.start,
+      end: last.end,
+      locEnd,
+      comparisons: 1,
+    };
+  }
+
+  /** A comparison, or a parenthesised group of elements joined by one operator. */
+  element(index: number): Element | undefined {
+    if (!this.symbol(index, '(')) return this.comparison(index);
+    const open = this.tokens[index] as Token;
+    const items: Element[] = [];
+    let operator = '';
+    let cursor = index + 1;
+    for (;;) {
+      const item = this.element(cursor);
+      if (!item) return undefined;
+      items.push(item);
+      cursor = item.next;
+      const word = this.word(cursor);
+      if (word === 'AND' || word === 'OR') {
+        if (operator && operator !== word) return undefined;
+        operator = word;
+        cursor++;
+        continue;
+      }
+      break;
+    }
+    if (!this.symbol(cursor, ')')) return undefined;
+    if (!this.onlySpaceBetween(index, cursor)) return undefined;
+    // `((…))`: the grammar keeps one parentheses flag; leave such nesting to it.
+    const first = items[0] as Element;
+    if (items.length === 1 && first.node.parentheses === true) return undefined;
+    const close = this.tokens[cursor] as Token;
+    const locEnd = this.afterSpace(close.end, cursor + 1);
+    if (locEnd === undefined) return undefined;
+    const inner = (items[items.length - 1] as Element).locEnd;
+    const root =
+      items.length === 1
+        ? { ...first.node }
+        : chain(
+            items.map((item) => item.node),
+            operator,
+            this.loc(first.start, inner),
+          );
+    root.parentheses = true;
+    return {
+      node: root,
+      next: cursor + 1,
+      start: open.start,
+      end: close.end,
+      locEnd,
+      comparisons: items.reduce((sum, item) => sum + item.comparisons, 0),
+    };
+  }
+
+  /** Is the token at `index` a `(` opened where a condition is expected? */
+  private booleanParen(index: number): boolean {
+    if (!this.symbol(index, '(')) return false;
+    const word = this.word(index - 1);
+    if (START_WORDS.has(word) || word === 'OR' || word === 'NOT') return true;
+    if (word === 'AND') return !this.betweenAnds.has(index - 1);
+    return this.booleanParen(index - 1);
+  }
+
+  /** May a run start at token `index`? */
+  canStart(index: number): boolean {
+    if (index === 0) return false;
+    const token = this.tokens[index] as Token;
+    // The placeholder must not run into a word before it (`WHERE(a=1 …)`).
+    if (/[A-Za-z0-9_$]/.test(this.sql[token.start - 1] ?? '')) return false;
+    const word = this.word(index - 1);
+    if (START_WORDS.has(word)) return true;
+    if (word === 'AND') return !this.betweenAnds.has(index - 1) && this.joinedByChain(index - 2);
+    return this.booleanParen(index - 1);
+  }
+
+  /**
+   * Does the condition ending at token `index` leave the AND after it to the clause's chain? The
+   * grammar's own `a AND b` rule needs whitespace before AND, which most conditions swallow — but
+   * not one ending in `IN (…)` or `ESCAPE '!'`, for instance: then that rule joins it to the next
+   * condition with a `loc` of its own, which a placeholder would change. So only endings known to
+   * swallow it qualify: `OP value`, `IS [NOT] NULL`, `LIKE 'x'`, a function call after OP or a
+   * parenthesised condition.
+   */
+  private joinedByChain(index: number): boolean {
+    const token = this.tokens[index];
+    if (!token) return false;
+    const comparisonBefore = (at: number): boolean =>
+      ['=', '<', '>'].some((symbol) => this.symbol(at, symbol)) || this.word(at) === 'LIKE';
+    if (this.symbol(index, ')')) {
+      let open = index - 1;
+      while (open >= 0 && !(this.symbol(open, '(') && (this.tokens[open] as Token).depth === token.depth))
+        open--;
+      if (open <= 0) return false;
+      if (this.booleanParen(open)) return true;
+      // `OP f(…)`: a function call on the right of a comparison.
+      return this.name(open - 1, 'column') !== undefined && comparisonBefore(open - 2);
+    }
+    if (this.word(index) === 'NULL')
+      return (
+        this.word(index - 1) === 'IS' || (this.word(index - 1) === 'NOT' && this.word(index - 2) === 'IS')
+      );
+    if (this.literal(index) === undefined && this.name(index, 'column') === undefined) return false;
+    if (this.symbol(index - 1, '.')) return comparisonBefore(index - 3);
+    return comparisonBefore(index - 1);
+  }
+
+  /** May a run end before token `index`? */
+  canEnd(index: number): boolean {
+    const token = this.tokens[index];
+    if (!token) return true;
+    if (token.kind === 'symbol') return token.text === ')' || token.text === ',' || token.text === ';';
+    return FOLLOW_WORDS.has(this.word(index));
+  }
+
+  /** The longest run starting at `index`: elements joined by AND, ending where a run may end. */
+  run(index: number): Element[] | undefined {
+    const elements: Element[] = [];
+    let cursor = index;
+    for (;;) {
+      const element = this.element(cursor);
+      if (!element) break;
+      elements.push(element);
+      if (this.word(element.next) !== 'AND' || this.betweenAnds.has(element.next)) break;
+      cursor = element.next + 1;
+    }
+    while (elements.length > 0 && !this.canEnd((elements[elements.length - 1] as Element).next))
+      elements.pop();
+    return elements.length > 0 ? elements : undefined;
+  }
+}
+
+/** `a OP b OP c` built left to right, every node with the chain's `loc`. */
+function chain(nodes: AstNode[], operator: string, loc: Loc): AstNode {
+  let result = nodes[0] as AstNode;
+  for (const node of nodes.slice(1))
+    result = { type: 'binary_expr', operator, left: result, right: node, loc };
+  return result;
+}
+
+/**
+ * Replace runs of plain conditions with placeholders, or undefined when the statement has none
+ * worth replacing. The text is shorter; `restoreConditionRuns` maps positions back.
+ */
+export function elideConditionRuns(
+  sql: string,
+  minComparisons = MIN_RUN_COMPARISONS,
+): ConditionElision | undefined {
+  // Cheap exit: no clause that could hold a run.
+  if (!/\b(WHERE|ON|HAVING)\b/i.test(sql)) return undefined;
+  const reader = new Reader(sql, tokenize(sql));
+  const runs: ConditionRun[] = [];
+  const tokens = reader.tokens;
+  let text = '';
+  let from = 0;
+  for (let index = 1; index < tokens.length; index++) {
+    if (!reader.canStart(index)) continue;
+    const elements = reader.run(index);
+    if (!elements) continue;
+    const comparisons = elements.reduce((sum, element) => sum + element.comparisons, 0);
+    const first = elements[0] as Element;
+    const last = elements[elements.length - 1] as Element;
+    const name = `z${runs.length.toString(36)}`;
+    if (comparisons < minComparisons || last.end - first.start < name.length + 2) continue;
+    text += sql.slice(from, first.start);
+    runs.push({
+      start: first.start,
+      end: last.end,
+      elidedStart: text.length,
+      name,
+      elements: elements.map((element) => element.node),
+      locEnd: last.locEnd,
+    });
+    // A backtick identifier: nothing can run into it, and the grammar reads it in a few steps
+    // (blanking the run with spaces instead would cost ~1 µs per space).
+    text += `\`${name}\``;
+    from = last.end;
+    index = last.next - 1;
+  }
+  if (runs.length === 0) return undefined;
+  text += sql.slice(from);
+  return { text, runs };
+}
+
+type Point = { offset: number; line: number; column: number };
+
+/**
+ * Put the runs back into the AST parsed from `elision.text` (mutates it): every `loc` is moved
+ * back to the statement's own offsets, lines and columns, then each placeholder is replaced by its
+ * run. Returns false when a placeholder is not where it should be, in which case the AST must be
+ * discarded.
+ */
+export function restoreConditionRuns(ast: AstNode, elision: ConditionElision, sql: string): boolean {
+  const byStart = new Map(elision.runs.map((run) => [run.start, run]));
+  let restored = 0;
+  let consistent = true;
+  const reader = new Reader(sql, []);
+  // Elided offset → statement offset: shift by what the runs before it removed.
+  const runs = elision.runs;
+  const original = (offset: number): number => {
+    let shift = 0;
+    for (const run of runs) {
+      if (offset < run.elidedStart + run.name.length + 2) {
+        // At or inside a placeholder: its start is the run's start.
+        if (offset >= run.elidedStart) return offset === run.elidedStart ? run.start : run.end;
+        break;
+      }
+      shift = run.end - (run.elidedStart + run.name.length + 2);
+    }
+    return offset + shift;
+  };
+  const moved = new WeakSet<object>();
+  const move = (loc: unknown): void => {
+    if (typeof loc !== 'object' || loc === null || moved.has(loc)) return;
+    moved.add(loc);
+    const points = loc as { start?: Point; end?: Point };
+    for (const edge of ['start', 'end'] as const) {
+      const point = points[edge];
+      if (point && typeof point.offset === 'number') points[edge] = reader.point(original(point.offset));
+    }
+  };
+  const visit = (holder: AstNode | unknown[], key: string | number, value: unknown): void => {
+    if (!consistent || typeof value !== 'object' || value === null) return;
+    if (Array.isArray(value)) {
+      value.forEach((item, index) => visit(value, index, item));
+      return;
+    }
+    const node = value as AstNode;
+    move(node.loc);
+    if (node.type === 'column_ref') {
+      const start = (node.loc as { start?: Point } | undefined)?.start?.offset;
+      const run = start === undefined ? undefined : byStart.get(start);
+      if (!run) return;
+      if (node.column !== run.name || node.table !== null || Array.isArray(holder)) {
+        consistent = false;
+        return;
+      }
+      const parent = holder;
+      const elements = run.elements;
+      const chained =
+        parent.type === 'binary_expr' && (parent.operator === 'AND' || parent.operator === 'OR');
+      if (chained && node.parentheses !== true && key === 'right') {
+        // `x AND run`: continue x's chain with the run's elements, as the grammar would have. (A run
+        // never follows OR.)
+        if (parent.operator !== 'AND') {
+          consistent = false;
+          return;
+        }
+        const loc = parent.loc as Loc;
+        parent.left = chain([parent.left as AstNode, ...elements.slice(0, -1)], 'AND', loc);
+        parent.right = elements[elements.length - 1];
+      } else if (chained && node.parentheses !== true && key === 'left') {
+        // `run AND x`, `run OR x`: the run's ANDs belong to the same chain, with its `loc`.
+        parent.left = chain(elements, 'AND', parent.loc as Loc);
+      } else {
+        const root = chain(elements, 'AND', reader.loc(run.start, run.locEnd));
+        if (node.parentheses === true) {
+          if (root.parentheses === true) {
+            consistent = false;
+            return;
+          }
+          root.parentheses = true;
+        }
+        parent[key as string] = root;
+      }
+      byStart.delete(run.start);
+      restored++;
+      return;
+    }
+    // The grammar's own bookkeeping of the columns and tables it met would name the placeholder.
+    delete node.columnList;
+    delete node.tableList;
+    for (const [childKey, child] of Object.entries(node))
+      if (childKey !== 'loc') visit(node, childKey, child);
+  };
+  visit([ast], 0, ast);
+  return consistent && restored === elision.runs.length;
+}
