@@ -7,6 +7,7 @@ import { rules as registry } from './rules/index.js';
 import {
   resolveColumnsIn,
   toFinding,
+  type ResolvedColumn,
   type Rule,
   type RuleContext,
   type StatementKind,
@@ -89,6 +90,7 @@ export function analyze(text: string, options: AnalyzeOptions): AnalysisReport {
     const kind = statementKind(parsed.ast);
     const disabled = disabledByComment(slice.sql);
     let sites: PredicateSite[] | undefined;
+    const resolved = new WeakMap<PredicateSite, WeakMap<object, ResolvedColumn[]>>();
     const context: RuleContext = {
       sql: slice.sql,
       ast: parsed.ast,
@@ -98,7 +100,17 @@ export function analyze(text: string, options: AnalyzeOptions): AnalysisReport {
       schema,
       ...(parsed.tolerated ? { tolerated: parsed.tolerated } : {}),
       sites: () => (sites ??= collectPredicateSites(parsed.ast)),
-      resolveColumns: (site, expression) => resolveColumnsIn(schema, server.database, site, expression),
+      resolveColumns: (site, expression) => {
+        // Several rules and the advice resolve the same operands again: once per statement is enough.
+        if (typeof expression !== 'object' || expression === null)
+          return resolveColumnsIn(schema, server.database, site, expression);
+        let bySite = resolved.get(site);
+        if (!bySite) resolved.set(site, (bySite = new WeakMap()));
+        let columns = bySite.get(expression);
+        if (!columns)
+          bySite.set(expression, (columns = resolveColumnsIn(schema, server.database, site, expression)));
+        return columns;
+      },
       textOf: (node) => {
         const span = spanOf(node);
         return span ? slice.sql.slice(span.start, span.end) : '';

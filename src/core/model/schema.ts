@@ -58,15 +58,41 @@ export function findTable(
   name: string,
   database?: string | null,
 ): TableInfo | undefined {
-  const lower = name.toLowerCase();
   const db = database?.toLowerCase();
-  const candidates = schema.tables.filter((table) => table.name.toLowerCase() === lower);
+  const candidates = byLowerName(schema.tables, tableIndexes).get(name.toLowerCase()) ?? [];
   if (candidates.length <= 1 || !db) return candidates[0];
   return candidates.find((table) => table.schema?.toLowerCase() === db) ?? candidates[0];
 }
 
+/**
+ * Name lookups run for every column of every predicate, against schemas of hundreds of tables:
+ * each list gets a lower-cased name index on first use, rebuilt when the list is replaced or grows.
+ */
+interface NameIndex<T> {
+  length: number;
+  map: Map<string, T[]>;
+}
+const tableIndexes = new WeakMap<readonly TableInfo[], NameIndex<TableInfo>>();
+const columnIndexes = new WeakMap<readonly ColumnInfo[], NameIndex<ColumnInfo>>();
+
+function byLowerName<T extends { name: string }>(
+  list: readonly T[],
+  indexes: WeakMap<readonly T[], NameIndex<T>>,
+): Map<string, T[]> {
+  const known = indexes.get(list);
+  if (known && known.length === list.length) return known.map;
+  const map = new Map<string, T[]>();
+  for (const item of list) {
+    const key = item.name.toLowerCase();
+    const entries = map.get(key);
+    if (entries) entries.push(item);
+    else map.set(key, [item]);
+  }
+  indexes.set(list, { length: list.length, map });
+  return map;
+}
+
 /** Find a column of a table, case-insensitively (MySQL column names are case-insensitive). */
 export function findColumn(table: TableInfo, name: string): ColumnInfo | undefined {
-  const lower = name.toLowerCase();
-  return table.columns.find((column) => column.name.toLowerCase() === lower);
+  return byLowerName(table.columns, columnIndexes).get(name.toLowerCase())?.[0];
 }
