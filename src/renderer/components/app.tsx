@@ -22,6 +22,7 @@ import { CommandPalette, type Command } from './command-palette.js';
 import { ConnectionDialog, type ConnectionDialogTab } from './connection-dialog.js';
 import { ConnectionBanner } from './connection-banner.js';
 import { ProfilesSidebar } from './profiles-sidebar.js';
+import { ApplyDdlDialog, ddlStatements, type DdlOutcome } from './apply-ddl-dialog.js';
 import { useLinkStatus } from '../link-status.js';
 import { EditorPane } from './editor-pane.js';
 import { ErrorBox, toShownError, type ShownError } from './error-box.js';
@@ -67,7 +68,8 @@ type Dialog =
   | { kind: 'paste' }
   | { kind: 'analyze-confirm'; sql: string }
   | { kind: 'placeholders'; sql: string; offset: number; offsets: number[]; analyze: boolean }
-  | { kind: 'what-if'; target: WhatIfTarget; key: string };
+  | { kind: 'what-if'; target: WhatIfTarget; key: string }
+  | { kind: 'apply-ddl'; statements: string[]; key: string };
 
 interface Tab {
   id: string;
@@ -112,6 +114,9 @@ export function App({ api }: { api: AdvisorApi }) {
   const [cursor, setCursor] = useState({ line: 1, column: 1 });
   const [panel, setPanel] = useState<PanelId>('findings');
   const [topKept, setTopKept] = useState(false);
+  const [ddlOutcomes, setDdlOutcomes] = useState<Record<string, DdlOutcome>>({});
+  /** Bumped by the palette's Apply DDL when no suggestion is selected: the Export panel opens its confirmation. */
+  const [exportApplyRequest, setExportApplyRequest] = useState(0);
   if (panel === 'top' && !topKept) setTopKept(true);
   const [plan, setPlan] = useState<PlanState>({ status: 'idle' });
   const [verifications, setVerifications] = useState<Record<string, WhatIfReply>>({});
@@ -480,10 +485,33 @@ export function App({ api }: { api: AdvisorApi }) {
     return item?.kind === 'finding' ? { item, report: analysis.report } : null;
   }
 
+  function openApplyDdl(itemKey: string, index: number): void {
+    const suggestion = findItem(itemKey)?.item.finding.suggestions[index];
+    if (!suggestion || !live || suggestion.ddl.length === 0) return;
+    setDialog({ kind: 'apply-ddl', statements: ddlStatements(suggestion.ddl), key: `${itemKey}#${index}` });
+  }
+
+  /** Palette: the selected finding's first DDL suggestion, else the Export panel's script. */
+  function applyDdlCommand(): void {
+    const found = selectedKey ? findItem(selectedKey) : null;
+    const index =
+      found?.item.finding.suggestions.findIndex((s) => s.kind !== 'rewrite' && s.ddl.length > 0) ?? -1;
+    if (found && index >= 0) {
+      setPanel('findings');
+      openApplyDdl(found.item.key, index);
+      return;
+    }
+    setPanel('export');
+    setExportApplyRequest((value) => value + 1);
+  }
+
   const suggestionActions: SuggestionActions = {
     verifyBlocked,
     verifications,
     accepted,
+    applyBlocked: live ? null : 'Apply DDL needs a live connection to the server.',
+    onApplyDdl: openApplyDdl,
+    ddlOutcomes,
     onVerify(itemKey, index) {
       const found = findItem(itemKey);
       const suggestion = found?.item.finding.suggestions[index];
@@ -595,6 +623,17 @@ export function App({ api }: { api: AdvisorApi }) {
     ...(live
       ? [{ id: 'disconnect', title: 'Disconnect', run: () => void switchSession(initialSession()) }]
       : []),
+    {
+      id: 'manage-profiles',
+      title: 'Manage profiles…',
+      run: () => setDialog({ kind: 'connect', tab: 'profiles' }),
+    },
+    {
+      id: 'apply-ddl',
+      title: 'Apply DDL… (selected suggestion or the Export script)',
+      ...(live ? {} : { disabledReason: 'Connect to a server first' }),
+      run: applyDdlCommand,
+    },
     { id: 'demo', title: 'Try it: load the demo (no server needed)', run: () => void tryDemo() },
     { id: 'panel-findings', title: 'Show Findings panel', run: () => setPanel('findings') },
     { id: 'panel-plan', title: 'Show Plan panel', run: () => setPanel('plan') },
@@ -891,6 +930,9 @@ export function App({ api }: { api: AdvisorApi }) {
                 connectionId={live?.connectionId ?? null}
                 dark={dark}
                 revision={exportRevision}
+                where={live?.label ?? null}
+                production={productionName(session)}
+                applyRequest={exportApplyRequest}
               />
             )}
           </div>
@@ -974,6 +1016,17 @@ export function App({ api }: { api: AdvisorApi }) {
             setDialog(null);
             void explain(true);
           }}
+        />
+      )}
+      {dialog?.kind === 'apply-ddl' && live && (
+        <ApplyDdlDialog
+          api={api}
+          connectionId={live.connectionId}
+          statements={dialog.statements}
+          where={live.label}
+          production={productionName(session)}
+          onOutcome={(outcome) => setDdlOutcomes((current) => ({ ...current, [dialog.key]: outcome }))}
+          onClose={() => setDialog(null)}
         />
       )}
       {dialog?.kind === 'what-if' && (

@@ -1,10 +1,11 @@
-// The Export panel: accepted changes grouped by table with toggles, and a read-only preview of the script and rollback.
+// The Export panel: accepted changes grouped by table with toggles, a read-only preview of the script and rollback, and Apply DDL of the script.
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { AdvisorApi } from '../../shared/api.js';
 import type { WorkspaceItem } from '../../core/workspace/index.js';
 import { copyText } from '../platform.js';
 import { CodeView } from './code-view.js';
 import { ErrorBox, toShownError, type ShownError } from './error-box.js';
+import { ApplyDdlDialog, DdlOutcomeView, ddlStatements, type DdlOutcome } from './apply-ddl-dialog.js';
 
 /** Props of {@link ExportPanel}. */
 export interface ExportPanelProps {
@@ -16,6 +17,12 @@ export interface ExportPanelProps {
   dark: boolean;
   /** Bumped when the workspace changed elsewhere (Accept in Findings). */
   revision: number;
+  /** The live connection's label (where Apply DDL runs); null offline. */
+  where?: string | null;
+  /** The profile name to type before Apply DDL on a production connection; null otherwise. */
+  production?: string | null;
+  /** Bumped by the command palette's Apply DDL: open the confirmation for the script. */
+  applyRequest?: number;
 }
 
 type Variant = 'sql' | 'pt-osc' | 'gh-ost';
@@ -29,12 +36,20 @@ export function ExportPanel({
   connectionId,
   dark,
   revision,
+  where = null,
+  production = null,
+  applyRequest = 0,
 }: ExportPanelProps) {
   const [items, setItems] = useState<WorkspaceItem[] | null>(null);
   const [path, setPath] = useState('');
   const [variant, setVariant] = useState<Variant>('sql');
   const [rollback, setRollback] = useState(false);
-  const [script, setScript] = useState<{ text: string; warnings: string[] } | null>(null);
+  const [script, setScript] = useState<{ text: string; warnings: string[]; statements: string[] } | null>(
+    null,
+  );
+  const [applying, setApplying] = useState(false);
+  const [outcome, setOutcome] = useState<DdlOutcome | null>(null);
+  const [applyNote, setApplyNote] = useState<string | null>(null);
   const [error, setError] = useState<ShownError | null>(null);
   const [copied, setCopied] = useState(false);
 
@@ -57,6 +72,8 @@ export function ExportPanel({
   useEffect(() => {
     if (items === null) return;
     let live = true;
+    // The old script must not be applied while the new variant loads.
+    setScript(null);
     api['export.preview']({
       profileId,
       flavor,
@@ -65,13 +82,43 @@ export function ExportPanel({
       rollback,
       ...(connectionId ? { connectionId } : {}),
     }).then(
-      (reply) => live && setScript({ text: reply.script.text, warnings: reply.script.warnings }),
+      (reply) =>
+        live &&
+        setScript({
+          text: reply.script.text,
+          warnings: reply.script.warnings,
+          statements: ddlStatements(reply.script.statements.map((statement) => statement.sql)),
+        }),
       (caught: unknown) => live && setError(toShownError(caught)),
     );
     return () => {
       live = false;
     };
   }, [api, profileId, flavor, version, variant, rollback, connectionId, items]);
+
+  // Only the plain SQL script can be applied here (pt-osc / gh-ost are shell commands; the rollback drops).
+  const applyBlocked = !connectionId
+    ? 'Apply DDL needs a live connection to the server.'
+    : variant !== 'sql' || rollback
+      ? 'Only the SQL script can be applied (not the rollback or the pt-osc / gh-ost commands).'
+      : !script || script.statements.length === 0
+        ? 'Nothing to apply: accept a suggestion in the Findings panel first.'
+        : null;
+  // A request that cannot be served (once the script is loaded) says why instead of opening the dialog.
+  useEffect(() => {
+    if (applying && applyBlocked && script) {
+      setApplying(false);
+      setApplyNote(applyBlocked);
+    }
+  }, [applying, applyBlocked, script]);
+  useEffect(() => {
+    if (applyRequest > 0) {
+      setApplyNote(null);
+      setVariant('sql');
+      setRollback(false);
+      setApplying(true);
+    }
+  }, [applyRequest]);
 
   const byTable = useMemo(() => {
     const groups = new Map<string, WorkspaceItem[]>();
@@ -225,8 +272,41 @@ export function ExportPanel({
           >
             Save as…
           </button>
+          <button
+            type="button"
+            className="button button--small"
+            aria-disabled={applyBlocked ? true : undefined}
+            disabled={outcome?.state === 'running'}
+            title={
+              applyBlocked ?? 'Run the script on the server (a write): shows the exact SQL and asks first'
+            }
+            onClick={() => {
+              setApplyNote(null);
+              if (!applyBlocked) setApplying(true);
+            }}
+            data-testid="export-apply"
+          >
+            Apply DDL…
+          </button>
         </div>
         {error && <ErrorBox error={error} testId="export-error" />}
+        {outcome && <DdlOutcomeView outcome={outcome} />}
+        {applyNote && (
+          <p className="export__warning" role="note" data-testid="export-apply-blocked">
+            {applyNote}
+          </p>
+        )}
+        {applying && !applyBlocked && connectionId && script && (
+          <ApplyDdlDialog
+            api={api}
+            connectionId={connectionId}
+            statements={script.statements}
+            where={where ?? 'this server'}
+            production={production}
+            onOutcome={setOutcome}
+            onClose={() => setApplying(false)}
+          />
+        )}
         {script?.warnings.map((warning) => (
           <p key={warning} className="export__warning" role="note">
             ⚠ {warning}

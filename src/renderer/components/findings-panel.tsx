@@ -1,5 +1,6 @@
 // The Findings panel: one row per finding or parse error; click reveals it in the editor; suggestions with DDL.
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { DdlOutcomeView, type DdlOutcome } from './apply-ddl-dialog.js';
 import type { Finding, Severity, Suggestion } from '../../core/model/report.js';
 import type { WhatIfReply } from '../../shared/api/explain.js';
 import { copyText } from '../platform.js';
@@ -65,6 +66,12 @@ export interface SuggestionActions {
   /** What-if results by `itemKey#suggestionIndex`. */
   verifications: Readonly<Record<string, WhatIfReply>>;
   onApplyRewrite(itemKey: string, rewrittenSql: string): void;
+  /** Why Apply DDL is unavailable (no live connection), or null when it is available. */
+  applyBlocked?: string | null;
+  /** Open the Apply DDL confirmation for a suggestion's DDL; omitted where applying is not offered. */
+  onApplyDdl?(itemKey: string, suggestionIndex: number): void;
+  /** Apply DDL outcomes by `itemKey#suggestionIndex`. */
+  ddlOutcomes?: Readonly<Record<string, DdlOutcome>>;
   /** Null when the workspace API is unavailable. */
   onAccept: ((itemKey: string, suggestionIndex: number) => void) | null;
   accepted: ReadonlySet<string>;
@@ -419,6 +426,24 @@ function SuggestionView({
               Verify…
             </button>
           )}
+          {actions?.onApplyDdl && suggestion.ddl.length > 0 && suggestion.kind !== 'rewrite' && (
+            <button
+              type="button"
+              className="button button--small"
+              aria-disabled={actions.applyBlocked ? true : undefined}
+              disabled={actions.ddlOutcomes?.[id]?.state === 'running'}
+              title={
+                actions.applyBlocked ??
+                'Run this DDL on the server (a write): shows the exact SQL and asks first'
+              }
+              onClick={() => {
+                if (!actions.applyBlocked) actions.onApplyDdl?.(itemKey, index);
+              }}
+              data-testid="apply-ddl"
+            >
+              Apply DDL…
+            </button>
+          )}
           {actions?.onAccept && suggestion.ddl.length > 0 && !actions.accepted.has(id) && (
             <button
               type="button"
@@ -434,6 +459,7 @@ function SuggestionView({
       </div>
 
       {suggestion.ddl.length > 0 && <CodeBlock label="DDL" code={suggestion.ddl.join('\n')} />}
+      {actions?.ddlOutcomes?.[id] && <DdlOutcomeView outcome={actions.ddlOutcomes[id]} />}
       {suggestion.rewrittenSql && <CodeBlock label="Rewritten SQL" code={suggestion.rewrittenSql} />}
       {suggestion.rewrittenSql && original !== undefined && showDiff && (
         <RewriteDiff

@@ -1,0 +1,100 @@
+// Apply DDL: the confirmation that shows the exact SQL (plus the production name), the call, and the result where it happened.
+import type { AdvisorApi } from '../../shared/api.js';
+import type { AppliedStatement } from '../../shared/api/ddl.js';
+import { ErrorBox, toShownError, type ShownError } from './error-box.js';
+import { ConfirmDialog } from './modal.js';
+import { productionField } from './production-confirm.js';
+
+/** What an Apply DDL run came to: running, the statements applied, or the server's error. */
+export type DdlOutcome =
+  | { state: 'running' }
+  | { state: 'done'; applied: AppliedStatement[] }
+  | { state: 'failed'; error: ShownError };
+
+/** The statements as they are sent: one per entry, without a trailing semicolon. */
+export function ddlStatements(ddl: readonly string[]): string[] {
+  return ddl.map((sql) => sql.trim().replace(/;\s*$/, '').trim()).filter((sql) => sql !== '');
+}
+
+/**
+ * The confirmation: the exact statements, where they run, the production name when needed. Apply
+ * sends them with `consent: true`; the outcome goes to `onOutcome` (the place that asked shows it).
+ */
+export function ApplyDdlDialog({
+  api,
+  connectionId,
+  statements,
+  where,
+  production,
+  onOutcome,
+  onClose,
+}: {
+  api: AdvisorApi;
+  connectionId: string;
+  statements: string[];
+  /** The connection label the statements run on. */
+  where: string;
+  production: string | null;
+  onOutcome(outcome: DdlOutcome): void;
+  onClose(): void;
+}) {
+  return (
+    <ConfirmDialog
+      testId="apply-ddl-confirm"
+      title={statements.length === 1 ? 'Apply this DDL?' : `Apply these ${statements.length} statements?`}
+      danger
+      production={production}
+      confirmLabel="Apply"
+      sql={statements.map((sql) => `${sql};`).join('\n')}
+      message={
+        <>
+          <p>
+            This changes the schema on <strong>{where}</strong>, exactly as shown below. It runs on a
+            separate, short-lived connection (the analysis session stays read-only) and is recorded in the
+            workspace history.
+          </p>
+          <p>
+            DDL is not transactional: if a statement fails, the ones before it stay applied. Building an index
+            on a large table takes time and load; for big tables, prefer the Export panel’s
+            pt-online-schema-change or gh-ost variants.
+          </p>
+        </>
+      }
+      onClose={onClose}
+      onConfirm={(typed) => {
+        onClose();
+        onOutcome({ state: 'running' });
+        api['ddl.apply']({
+          connectionId,
+          statements,
+          consent: true,
+          ...productionField(production, typed ?? ''),
+        }).then(
+          (reply) => onOutcome({ state: 'done', applied: reply.applied }),
+          (caught: unknown) => onOutcome({ state: 'failed', error: toShownError(caught) }),
+        );
+      }}
+    />
+  );
+}
+
+/** The outcome line under what was applied. */
+export function DdlOutcomeView({ outcome }: { outcome: DdlOutcome }) {
+  if (outcome.state === 'running') {
+    return (
+      <p className="ddl-outcome" role="status" data-testid="ddl-running">
+        Applying on the server…
+      </p>
+    );
+  }
+  if (outcome.state === 'failed') return <ErrorBox error={outcome.error} testId="ddl-error" />;
+  const ms = outcome.applied.reduce((sum, entry) => sum + entry.ms, 0);
+  const warnings = outcome.applied.reduce((sum, entry) => sum + entry.warnings, 0);
+  return (
+    <p className="ddl-outcome ddl-outcome--done" role="status" data-testid="ddl-applied">
+      Applied on the server:{' '}
+      {outcome.applied.length === 1 ? '1 statement' : `${outcome.applied.length} statements`} in {ms} ms
+      {warnings > 0 ? `, ${warnings} warning(s)` : ''}. Logged in the workspace history.
+    </p>
+  );
+}
