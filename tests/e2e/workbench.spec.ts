@@ -130,11 +130,56 @@ test('command palette lists every action with its shortcut and runs the chosen o
     /Ctrl\+Enter|⌘Enter/,
   );
   await expect(items.filter({ hasText: 'EXPLAIN ANALYZE' })).toHaveAttribute('aria-disabled', 'true');
+  // Every button of the main toolbar, every panel tab and the sidebar's profile management have an
+  // entry: an unmapped toolbar button or a panel without "Show … panel" fails here.
+  const commandOf: Record<string, string[]> = {
+    'open-connect': ['connect'],
+    disconnect: ['disconnect'],
+    'try-demo': ['demo'],
+    'open-palette': ['palette'],
+    explain: ['explain', 'paste-explain'],
+    analyze: ['analyze-all'],
+  };
+  const paletteIds = await items.evaluateAll((nodes) =>
+    nodes.map((node) => node.getAttribute('data-command')),
+  );
+  const toolbar = await page
+    .getByRole('toolbar', { name: 'Main' })
+    .getByRole('button')
+    .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-testid') ?? node.textContent ?? ''));
+  const panelTabs = await page
+    .locator('[data-testid^="panel-tab-"]')
+    .evaluateAll((nodes) =>
+      nodes.map((node) => node.getAttribute('data-testid')!.replace('panel-tab-', 'panel-')),
+    );
+  const missing = [
+    ...toolbar.filter((testId) => !(commandOf[testId] ?? []).some((id) => paletteIds.includes(id))),
+    ...panelTabs.filter((id) => !paletteIds.includes(id)),
+    ...['manage-profiles', 'apply-ddl', 'next-finding', 'new-tab', 'close-tab'].filter(
+      (id) => !paletteIds.includes(id),
+    ),
+  ];
+  expect({ toolbar: toolbar.length, panels: panelTabs.length, missing }).toEqual({
+    toolbar: toolbar.length,
+    panels: 6,
+    missing: [],
+  });
+  // Apply DDL needs a server; offline it says so.
+  await expect(palette.locator('[data-command="apply-ddl"]')).toHaveAttribute('aria-disabled', 'true');
   await page.screenshot({ path: 'docs/screenshots/command-palette.png' });
   await palette.getByRole('combobox').fill('about');
   await expect(items).toHaveCount(1);
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('about-version')).toHaveText(/^\d+\.\d+\.\d+/);
+  // Manage profiles… opens the profiles editor.
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('ControlOrMeta+Shift+P');
+  await palette.getByRole('combobox').fill('manage profiles');
+  await expect(items).toHaveCount(1);
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('connection-dialog').getByRole('tab', { selected: true })).toContainText(
+    'Profiles',
+  );
 });
 
 test('Ctrl+Enter analyzes the statement at the cursor, Shift+Ctrl+Enter all; F8 walks findings; tabs keep their markers', async ({

@@ -77,6 +77,7 @@ export function CommandPalette({ commands, onClose }: { commands: readonly Comma
               onClick={() => run(command)}
               title={command.disabledReason}
               data-testid="palette-item"
+              data-command={command.id}
             >
               <span className="palette__title">{command.title}</span>
               {command.disabledReason && <span className="palette__reason">{command.disabledReason}</span>}
