@@ -45,7 +45,10 @@ export interface ConditionRun {
   elidedStart: number;
   /** The placeholder's name (`z0`, `z1`, …). */
   name: string;
-  /** The run's elements in order, joined by AND. */
+  /**
+   * The run's items in order, joined by the clause's chain: an element, or elements the grammar's
+   * own `a AND b` rule joined first (after an `IN (…)`, which leaves the whitespace before AND).
+   */
   elements: AstNode[];
   /** End of the run's chain `loc` (after the whitespace following the last element). */
   locEnd: number;
@@ -149,6 +152,8 @@ interface Element {
   end: number;
   locEnd: number;
   comparisons: number;
+  /** Does its `loc` end after the whitespace that follows it? Not for `IN (…)` (see joinedByChain). */
+  swallows: boolean;
 }
 
 type Loc = {
@@ -372,18 +377,60 @@ class Reader {
       end: last.end,
       locEnd,
       comparisons: 1,
+      swallows: true,
     };
   }
 
-  /** A comparison, or a parenthesised group of elements joined by one operator. */
-  element(index: number): Element | undefined {
-    if (!this.symbol(index, '(')) return this.comparison(index);
+  /** `column [NOT] IN (literal, …)`: its `loc` ends at the `)`, whitespace after it is not its own. */
+  private inList(index: number): Element | undefined {
+    const left = this.column(index);
+    if (!left) return undefined;
+    const not = this.word(left.next) === 'NOT';
+    const keyword = left.next + (not ? 1 : 0);
+    if (this.word(keyword) !== 'IN' || !this.symbol(keyword + 1, '(')) return undefined;
+    const items: AstNode[] = [];
+    let cursor = keyword + 2;
+    for (;;) {
+      const literal = this.literal(cursor);
+      if (!literal) return undefined;
+      items.push(literal.node);
+      cursor = literal.next;
+      if (this.symbol(cursor, ',')) {
+        cursor++;
+        continue;
+      }
+      break;
+    }
+    if (!this.symbol(cursor, ')') || !this.onlySpaceBetween(index, cursor)) return undefined;
+    const first = this.tokens[index] as Token;
+    const close = this.tokens[cursor] as Token;
+    if (this.afterSpace(close.end, cursor + 1) === undefined) return undefined;
+    return {
+      node: {
+        type: 'binary_expr',
+        operator: not ? 'NOT IN' : 'IN',
+        left: left.node,
+        right: { type: 'expr_list', value: items },
+        loc: this.loc(first.start, close.end),
+      },
+      next: cursor + 1,
+      start: first.start,
+      end: close.end,
+      locEnd: close.end,
+      comparisons: 1,
+      swallows: false,
+    };
+  }
+
+  /** A comparison, an IN list (not inside groups), or a parenthesised group of elements joined by one operator. */
+  element(index: number, inGroup = false): Element | undefined {
+    if (!this.symbol(index, '(')) return this.comparison(index) ?? (inGroup ? undefined : this.inList(index));
     const open = this.tokens[index] as Token;
     const items: Element[] = [];
     let operator = '';
     let cursor = index + 1;
     for (;;) {
-      const item = this.element(cursor);
+      const item = this.element(cursor, true);
       if (!item) return undefined;
       items.push(item);
       cursor = item.next;
@@ -421,6 +468,7 @@ class Reader {
       end: close.end,
       locEnd,
       comparisons: items.reduce((sum, item) => sum + item.comparisons, 0),
+      swallows: true,
     };
   }
 
@@ -495,10 +543,39 @@ class Reader {
       if (this.word(element.next) !== 'AND' || this.betweenAnds.has(element.next)) break;
       cursor = element.next + 1;
     }
-    while (elements.length > 0 && !this.canEnd((elements[elements.length - 1] as Element).next))
+    // The run's placeholder swallows the whitespace after it, so its last element must too.
+    const last = (): Element | undefined => elements[elements.length - 1];
+    while (elements.length > 0 && (!this.canEnd((last() as Element).next) || !(last() as Element).swallows))
       elements.pop();
     return elements.length > 0 ? elements : undefined;
   }
+}
+
+/**
+ * Group a run's elements as the grammar does: after an element that leaves the whitespace before
+ * AND (an IN list), its `a AND b` rule takes the next element too, with a `loc` from the first to
+ * the end of the last; the clause's chain then joins these items.
+ */
+function chainItems(elements: Element[], reader: Reader): AstNode[] {
+  const items: AstNode[] = [];
+  for (let index = 0; index < elements.length;) {
+    const first = elements[index] as Element;
+    let end = index;
+    while (end + 1 < elements.length && !(elements[end] as Element).swallows) end++;
+    const group = elements.slice(index, end + 1);
+    const last = group[group.length - 1] as Element;
+    items.push(
+      group.length === 1
+        ? first.node
+        : chain(
+            group.map((element) => element.node),
+            'AND',
+            reader.loc(first.start, last.locEnd),
+          ),
+    );
+    index = end + 1;
+  }
+  return items;
 }
 
 /** `a OP b OP c` built left to right, every node with the chain's `loc`. */
@@ -539,7 +616,7 @@ export function elideConditionRuns(
       end: last.end,
       elidedStart: text.length,
       name,
-      elements: elements.map((element) => element.node),
+      elements: chainItems(elements, reader),
       locEnd: last.locEnd,
     });
     // A backtick identifier: nothing can run into it, and the grammar reads it in a few steps

@@ -55,16 +55,17 @@ function astifyText(sql: string, dialect: 'MySQL' | 'MariaDB'): AstNode | undefi
  * always those of the full parse.
  */
 function astify(sql: string, dialect: 'MySQL' | 'MariaDB'): AstNode | undefined {
-  const lists = elideLiteralLists(sql);
-  const runs = elideConditionRuns(lists?.text ?? sql);
+  const runs = elideConditionRuns(sql);
+  const lists = elideLiteralLists(runs?.text ?? sql);
   if (lists || runs) {
     try {
-      const ast = astifyText(runs?.text ?? lists?.text ?? sql, dialect);
-      // Runs first: their restore moves every position back to the statement's own.
+      const ast = astifyText(lists?.text ?? runs?.text ?? sql, dialect);
+      // Lists first, at the positions of the text they were blanked in; then the runs' restore
+      // moves every position back to the statement's own.
       if (
         ast &&
-        (!runs || restoreConditionRuns(ast, runs, lists?.text ?? sql)) &&
-        (!lists || restoreLiteralLists(ast, lists))
+        (!lists || restoreLiteralLists(ast, lists)) &&
+        (!runs || restoreConditionRuns(ast, runs, sql))
       )
         return ast;
     } catch {
