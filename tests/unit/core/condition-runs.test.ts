@@ -51,6 +51,13 @@ const simple = fc.oneof(
     .tuple(column, fc.constantFrom(' IS NULL', ' is not null', ' IS NOT NULL'))
     .map((parts) => parts.join('')),
   fc
+    .tuple(
+      column,
+      fc.constantFrom(' IN ', ' in', ' NOT IN '),
+      fc.array(literal, { minLength: 1, maxLength: 12 }),
+    )
+    .map(([c, keyword, items]) => `${c}${keyword}(${items.join(', ')})`),
+  fc
     .tuple(column, fc.constantFrom(" LIKE 'x!%' ESCAPE '!'", " = 'a' COLLATE utf8mb4_bin", ' = 1 + 2'))
     .map((p) => p.join('')),
 );
