@@ -4,6 +4,7 @@
  *   node bench/slowlog/run.mjs --sysbench SECONDS   real log: sysbench oltp_read_write against a
  *                                                   throwaway MySQL 8.0.33, log_slow_extra=ON
  *   node bench/slowlog/run.mjs [--mb 20]            deterministic generated log (no sysbench needed)
+ *   node bench/slowlog/run.mjs --log FILE           an existing log (e.g. one kept with --keep)
  * Options:
  *   --threads N     sysbench threads (default 4)
  *   --ours-mb N     also digest an N MiB generated log with Sargable only (memory stays flat)
@@ -29,6 +30,7 @@ const root = path.resolve(here, '../..');
 const { values } = parseArgs({
   options: {
     sysbench: { type: 'string' },
+    log: { type: 'string' },
     threads: { type: 'string', default: '4' },
     mb: { type: 'string', default: '20' },
     'ours-mb': { type: 'string', default: '0' },
@@ -142,13 +144,17 @@ function ours(file) {
 }
 
 try {
-  const file = values.sysbench ? await sysbenchLog(Number(values.sysbench)) : generate(Number(values.mb));
+  const file = values.log
+    ? path.resolve(values.log)
+    : values.sysbench
+      ? await sysbenchLog(Number(values.sysbench))
+      : generate(Number(values.mb));
   const bytes = statSync(file).size;
   const a = ours(file);
   const eventsOurs = a.summary.events;
   const oursRate = eventsOurs / a.wall;
   const lines = [
-    `Log: ${values.sysbench ? `sysbench oltp_read_write ${values.sysbench}s, MySQL 8.0.33 log_slow_extra=ON` : 'generated'}, ${(bytes / 1048576).toFixed(1)} MiB, ${eventsOurs} events, ${a.summary.classes.length} classes`,
+    `Log: ${values.log ? path.basename(values.log) : values.sysbench ? `sysbench oltp_read_write ${values.sysbench}s, MySQL 8.0.33 log_slow_extra=ON` : 'generated'}, ${(bytes / 1048576).toFixed(1)} MiB, ${eventsOurs} events, ${a.summary.classes.length} classes`,
     `load average at start: ${os
       .loadavg()
       .map((n) => n.toFixed(1))

@@ -108,9 +108,14 @@ export function fingerprint(query: string): string {
   return q;
 }
 
-// See fingerprintKey.
-const KEY_UNSAFE = /["\\#]|\/\*|--/;
-const KEY_COMMENT = /#|\/\*|--/;
+// See fingerprintKey. The literal tests are `includes` calls: a native substring search beats an
+// alternation regex (which V8 runs char by char) on every event of a log.
+function hasComment(text: string): boolean {
+  return text.includes('#') || text.includes('/*') || text.includes('--');
+}
+function hasKeyUnsafe(text: string): boolean {
+  return text.includes('"') || text.includes('\\') || hasComment(text);
+}
 const KEY_UNSAFE_START = /^[ \t\n\r\f\v]*(?:call|use|administrator)/i;
 const INSERT_START = /^(?:insert|replace)/i;
 const PAIRED_STRING = /'[^']*'/g;
@@ -141,14 +146,14 @@ const DIGIT_RUN = /[0-9]+/g;
  */
 export function fingerprintKey(query: string): string | undefined {
   let text = query;
-  if (KEY_COMMENT.test(text)) {
+  if (hasComment(text)) {
     if (INSERT_START.test(text) || PERCONA_MARKER.test(text) || text.startsWith(MYSQLDUMP_PREFIX)) {
       return undefined;
     }
     if (text.includes('/*')) text = text.replace(MULTI_LINE_COMMENT, '');
     if (text.includes('--') || text.includes('#')) text = text.replace(ONE_LINE_COMMENT, '');
   }
-  if (KEY_UNSAFE.test(text) || KEY_UNSAFE_START.test(text) || KEY_UNSAFE_START.test(query)) {
+  if (hasKeyUnsafe(text) || KEY_UNSAFE_START.test(text) || KEY_UNSAFE_START.test(query)) {
     return undefined;
   }
   if (text.includes("'")) {

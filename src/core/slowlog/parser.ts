@@ -134,6 +134,7 @@ export interface SlowLogParser {
 }
 
 const RECORD_SEPARATOR = ';\n#';
+const USER_HOST_SLOTS = 256;
 const WS = '[ \\t\\n\\r\\f\\v]';
 const BANNER = new RegExp(
   `(?:^|(?<=\\n))(?:T[cC][pP]${WS}[pP]ort:${WS}+\\d+|[/A-Z][^\\n]*mysqld,${WS}Version[^\\n]*(?:started${WS}with:|embedded${WS}library)|Time${WS}+Id${WS}+Command)[^\\n]*\\n`,
@@ -156,13 +157,15 @@ const NEXT_HEADER = new RegExp(`^${WS}*[A-Z][a-z_]+: `);
 const BLANK_RECORD = new RegExp(`^[#${WS.slice(1, -1)}]*$`);
 
 const NEED_MORE = Symbol('need-more');
+/** Shared empty list for an outcome's queues (most records queue nothing). */
+const NONE: readonly string[] = Object.freeze([]);
 type Read = string | undefined | typeof NEED_MORE;
 
 interface Outcome {
   event?: SlowLogEvent;
   skip?: string;
-  front: string[];
-  back: string[];
+  front: readonly string[];
+  back: readonly string[];
 }
 
 /** Perl truthiness of a string: neither empty nor "0". */
@@ -200,6 +203,30 @@ function isHeaderCandidate(line: string): boolean {
   return false;
 }
 
+/** Whether `text` from `from` on holds a literal that every BANNER alternative contains. */
+function hasBannerWord(text: string, from = 0): boolean {
+  return text.includes('ort:', from) || text.includes('Command', from) || text.includes('mysqld,', from);
+}
+
+/**
+ * False when BANNER cannot match `record`. Every BANNER alternative starts a line with `T`, `/`
+ * or `A-Z` and stays on that line, so lines starting with `#` (the bulk of a record's bytes:
+ * header and attribute lines) cannot hold one; the first line is always looked at, and the
+ * rest from the first line that does not start with `#`.
+ */
+function mayHoldBanner(record: string): boolean {
+  const firstEnd = record.indexOf('\n');
+  if (firstEnd === -1) return hasBannerWord(record);
+  if (hasBannerWord(record.slice(0, firstEnd))) return true;
+  let p = firstEnd + 1;
+  while (p < record.length && record.charCodeAt(p) === 35 /* # */) {
+    const end = record.indexOf('\n', p);
+    if (end === -1) return false;
+    p = end + 1;
+  }
+  return p < record.length && hasBannerWord(record, p);
+}
+
 function countNewlines(text: string, from: number, to: number): number {
   let count = 0;
   let i = text.indexOf('\n', from);
@@ -231,15 +258,24 @@ export function createSlowLogParser(options: SlowLogParserOptions): SlowLogParse
   let events = 0;
   const pending: { text: string; offset: number; line: number }[] = [];
 
-  // `# User@Host:` lines repeat (one per connection): parse each distinct line once.
-  let userHosts = new Map<string, readonly string[] | undefined>();
+  // `# User@Host:` lines repeat (one per connection): parse each distinct line once. A
+  // direct-mapped cache (slot from the line's length and last chars, confirmed by `===`) costs
+  // less than hashing a fresh slice of the buffer for a Map.
+  const userHostLines: (string | undefined)[] = new Array<string | undefined>(USER_HOST_SLOTS);
+  const userHostValues: (readonly string[] | undefined)[] = new Array<readonly string[] | undefined>(
+    USER_HOST_SLOTS,
+  );
   function userHostPairs(text: string): readonly string[] | undefined {
-    if (userHosts.has(text)) return userHosts.get(text);
+    const n = text.length;
+    let hash = n;
+    for (let i = n > 24 ? n - 24 : 0; i < n; i++) hash = (Math.imul(hash, 31) + text.charCodeAt(i)) | 0;
+    const slot = hash & (USER_HOST_SLOTS - 1);
+    if (userHostLines[slot] === text) return userHostValues[slot];
     const m = USER_HOST_LINE.exec(text);
     const pairs: string[] | undefined = m ? [] : undefined;
     if (m && pairs) setUserHost(pairs, m);
-    if (userHosts.size >= 1024) userHosts = new Map();
-    userHosts.set(text.length < 13 ? text : (' ' + text).slice(1), pairs);
+    userHostLines[slot] = text.length < 13 ? text : (' ' + text).slice(1);
+    userHostValues[slot] = pairs;
     return pairs;
   }
 
@@ -280,13 +316,10 @@ export function createSlowLogParser(options: SlowLogParserOptions): SlowLogParse
     lineNo: number,
     hashed?: string,
   ): Outcome | typeof NEED_MORE {
-    const out: Outcome = { front: [], back: [] };
+    const out: Outcome = { front: NONE, back: NONE };
     let stmt = raw;
     let banner = false;
-    if (
-      (stmt.includes('ort:') || stmt.includes('Command') || stmt.includes('mysqld,')) &&
-      BANNER.test(stmt)
-    ) {
+    if (mayHoldBanner(stmt) && BANNER.test(stmt)) {
       BANNER.lastIndex = 0;
       banner = true;
       stmt = stmt.replace(BANNER, '');
@@ -363,7 +396,7 @@ export function createSlowLogParser(options: SlowLogParserOptions): SlowLogParse
         if (NEXT_HEADER.test(ahead)) {
           const rest = read(RECORD_SEPARATOR);
           if (rest === NEED_MORE) return NEED_MORE;
-          out.back.push(ahead + (rest ?? ''));
+          out.back = [ahead + (rest ?? '')];
           query = '/* No query */';
           ops.push('bytes', '0');
         } else {
@@ -449,8 +482,12 @@ export function createSlowLogParser(options: SlowLogParserOptions): SlowLogParse
         continue;
       }
       if (fromPending) pending.shift();
-      pending.unshift(...outcome.front.map((text) => ({ text, offset, line: lineNo })));
-      for (const text of outcome.back) pending.push({ text, offset: base + savedCursor, line: savedLine });
+      if (outcome.front.length > 0) {
+        pending.unshift(...outcome.front.map((text) => ({ text, offset, line: lineNo })));
+      }
+      if (outcome.back.length > 0) {
+        for (const text of outcome.back) pending.push({ text, offset: base + savedCursor, line: savedLine });
+      }
       if (outcome.skip) skip(lineNo, offset, outcome.skip);
       if (outcome.event) {
         events++;
@@ -472,13 +509,12 @@ export function createSlowLogParser(options: SlowLogParserOptions): SlowLogParse
     push(chunk: string): void {
       if (ended) throw new Error('push() after end()');
       if (chunk === '') return;
-      const probe = tail + chunk;
-      tail = probe.slice(-2);
-      if (
-        !discarding &&
-        !probe.includes(awaiting) &&
-        buf.length - cursor + partsLength + chunk.length <= maxRecordLength
-      ) {
+      // Only the separator's first chars can come from the previous chunk: probing `tail` plus
+      // the chunk's head and then the chunk itself never copies the (large) chunk.
+      const found =
+        chunk.includes(awaiting) || (tail + chunk.slice(0, awaiting.length - 1)).includes(awaiting);
+      tail = chunk.length >= 2 ? chunk.slice(-2) : (tail + chunk).slice(-2);
+      if (!discarding && !found && buf.length - cursor + partsLength + chunk.length <= maxRecordLength) {
         parts.push(chunk);
         partsLength += chunk.length;
         return;
