@@ -124,7 +124,8 @@ function metricJson(metric: MetricSummary | undefined, seconds: boolean) {
  * rowsExamined, firstSeen, lastSeen, schemas, example }], skipped: [{ line, reason }] }`.
  * Metrics are `{ sum, min, max, avg, p95, median }` (null when the log has no such field);
  * `example` is the full text of the slowest query of the class. Fields beyond the contract
- * (`users`, `hosts`, `exampleQueryTime`, `global`, `flags`, `file` and `offset` of a skip…)
+ * (`users`, `hosts`, `exampleQueryTime`, `queryTimeHistogram`, `global`, `flags`, `file` and
+ * `offset` of a skip…)
  * are extras that may grow.
  */
 export function toJson(result: SlowLogFileResult) {
@@ -141,6 +142,7 @@ export function toJson(result: SlowLogFileResult) {
       rowsSent: metricJson(c.rowsSent, false),
       rowsExamined: metricJson(c.rowsExamined, false),
       rowsAffected: metricJson(c.rowsAffected, false),
+      queryTimeHistogram: c.queryTimeHistogram ?? null,
       firstSeen: c.firstSeen ?? null,
       lastSeen: c.lastSeen ?? null,
       schemas: c.schemas,

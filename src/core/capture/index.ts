@@ -52,6 +52,7 @@ export {
 } from './timeline.js';
 export {
   csvField,
+  decadeLatencyHistogram,
   selectTopClasses,
   TOP_JSON_FORMAT,
   topClassesFromDelta,

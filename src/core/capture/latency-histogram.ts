@@ -21,6 +21,8 @@ export interface LatencyHistogram {
   buckets: LatencyBucket[];
   /** Statements counted (sum of the buckets). */
   total: number;
+  /** A label per bucket (log classes: pt-query-digest's `1us` … `10s+`); else the axis shows the range. */
+  labels?: string[];
 }
 
 /** Regroups non-empty buckets into at most `bins` log-scale bins (empty bins kept, so bars line up). */

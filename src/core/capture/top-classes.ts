@@ -1,7 +1,8 @@
 // One row model for the Top queries view over every source (slow-log files, mysql.slow_log, digest deltas), with sort, filter and CSV/JSON export.
-import type { DigestClass, DigestResult } from '../slowlog/index.js';
+import { QUERY_TIME_BUCKETS, type DigestClass, type DigestResult } from '../slowlog/index.js';
 import type { DigestDelta, DigestDeltaClass } from './digest-delta.js';
 import { statementFromDigestText } from './digest-text.js';
+import type { LatencyHistogram } from './latency-histogram.js';
 import type { WorkloadTimeline } from './timeline.js';
 
 /** Where a class list came from. */
@@ -43,6 +44,29 @@ export interface TopClass {
   example: string | null;
   /** The normalized statement with `?` placeholders (digests: DIGEST_TEXT), or null. */
   normalized: string | null;
+  /**
+   * Query_time distribution of a log class (files, mysql.slow_log) on pt-query-digest's decade
+   * scale (1us … 10s+), kept while digesting; null for digests, whose server histogram is read
+   * per class when it is selected.
+   */
+  histogram: LatencyHistogram | null;
+}
+
+/** A log class's decade counts (DigestClass.queryTimeHistogram) as a chart histogram. */
+export function decadeLatencyHistogram(counts: readonly number[] | undefined): LatencyHistogram | null {
+  if (!counts || counts.length !== QUERY_TIME_BUCKETS.length) return null;
+  const total = counts.reduce((sum, count) => sum + count, 0);
+  if (total === 0) return null;
+  return {
+    buckets: counts.map((count, index) => ({
+      lowMs: index === 0 ? 0 : 10 ** (index - 3),
+      // The last bucket (`10s+`) is open-ended; 100 s is its nominal top for drawing.
+      highMs: 10 ** (index - 2),
+      count,
+    })),
+    total,
+    labels: [...QUERY_TIME_BUCKETS],
+  };
 }
 
 /** A class list with where it came from. */
@@ -104,6 +128,7 @@ export function topClassesFromDigest(result: Pick<DigestResult, 'classes'>): Top
       lastSeen: entry.lastSeen ?? null,
       example: entry.example.sql,
       normalized: null,
+      histogram: decadeLatencyHistogram(entry.queryTimeHistogram),
     };
   });
 }
@@ -140,6 +165,7 @@ export function topClassesFromDelta(delta: Pick<DigestDelta, 'classes'>): TopCla
       lastSeen: entry.lifetime.lastSeen,
       example: entry.sampleText,
       normalized,
+      histogram: null,
     };
   });
 }

@@ -59,6 +59,14 @@ export interface DigestClass {
   rowsSent: MetricSummary | undefined;
   rowsExamined: MetricSummary | undefined;
   rowsAffected: MetricSummary | undefined;
+  /**
+   * Query_time distribution on pt-query-digest's report scale, one count per
+   * {@link QUERY_TIME_BUCKETS} label (`1us` = below 10 µs, `10us` = 10-100 µs, …, `10s+`), summed
+   * from the class's 1000 logarithmic buckets (so it merges exactly across segments and costs
+   * nothing per event). Unlike pt's chart, values below 1 µs are counted in `1us`, so the counts
+   * add up to `queryTime.count`. Undefined when the class has no Query_time.
+   */
+  queryTimeHistogram: number[] | undefined;
   /** Every numeric attribute by its log name (Tmp_tables, Bytes_sent, InnoDB_IO_r_ops…). */
   metrics: Record<string, MetricSummary>;
   /** Every Yes/No attribute by its log name. */
@@ -187,6 +195,8 @@ interface Attribute {
   kind: Kind;
   bucketed: boolean;
   adminZeroed: boolean;
+  /** Kept in the global totals too (only the ones the result reports). */
+  global: boolean;
   /** Fixed by the first value ever seen (pt's EventAggregator), or forced. */
   type: AttributeType | undefined;
   /** `name:`, to confirm a predicted name in place. */
@@ -304,6 +314,7 @@ const BUCKETED = new Set([
   'Rows_affected',
   'Bytes_sent',
 ]);
+const GLOBAL_METRICS = new Set(['Query_time', 'Lock_time', 'Rows_sent', 'Rows_examined']);
 const ADMIN_ZEROED = new Set(['Rows_sent', 'Rows_examined', 'Rows_read', 'Rows_affected']);
 const NUMBER_VALUE = /^(?:\d+|[+-]?(?:(?=\d|[.])\d+(?:[.])\d{0,})(?:E[+-]?\d+)?)$/i;
 const PLAIN_NUMBER = /^\d+(?:\.\d+)?$/;
@@ -324,6 +335,34 @@ const BUCKET_VALUES: number[] = Array.from({ length: NUM_BUCK }, (_, i) =>
 );
 /** Distinct buckets a metric keeps as pairs before switching to the dense array. */
 const SPARSE_BUCKETS = 24;
+
+/** Labels of pt-query-digest's `Query_time distribution` chart, one per decade from 1 µs. */
+export const QUERY_TIME_BUCKETS = ['1us', '10us', '100us', '1ms', '10ms', '100ms', '1s', '10s+'] as const;
+
+/** Decade (index into QUERY_TIME_BUCKETS) of each 1.05 bucket: pt-query-digest's `buckets_of`. */
+const DECADE_OF_BUCKET: Uint8Array = (() => {
+  const decades = new Uint8Array(NUM_BUCK).fill(QUERY_TIME_BUCKETS.length - 1);
+  let start = 0;
+  for (let decade = 0; decade < QUERY_TIME_BUCKETS.length - 1; decade++) {
+    const next = bucketIndex(10 ** (decade + 1) * MIN_BUCK);
+    for (let i = start; i < next; i++) decades[i] = decade;
+    start = next;
+  }
+  return decades;
+})();
+
+/** The decade histogram (see {@link DigestClass.queryTimeHistogram}) of a bucketed metric. */
+function decadeHistogram(metric: Metric | undefined): number[] | undefined {
+  if (!metric || metric.cnt === 0 || !metric.bucketed) return undefined;
+  const out = new Array<number>(QUERY_TIME_BUCKETS.length).fill(0);
+  if (metric.dense) {
+    for (let i = 0; i < NUM_BUCK; i++) if (metric.dense[i]) out[DECADE_OF_BUCKET[i]!]! += metric.dense[i]!;
+  } else {
+    for (let k = 0; k < metric.keys!.length; k++)
+      out[DECADE_OF_BUCKET[metric.keys![k]!]!]! += metric.counts![k]!;
+  }
+  return out;
+}
 
 /** pt-query-digest's bucket index for a value. */
 export function bucketIndex(value: number): number {
@@ -566,6 +605,7 @@ interface LineTemplate {
   ids: number[];
 }
 const MAX_TEMPLATES = 64;
+const MAX_TEMPLATE_PAIRS = 64;
 // Perl's \s and \S on byte strings (JS \s would also match U+00A0).
 const SPACE = '[ \\t\\n\\r\\f\\v]';
 const NON_SPACE = '[^ \\t\\n\\r\\f\\v]';
@@ -575,6 +615,8 @@ const NON_SPACE = '[^ \\t\\n\\r\\f\\v]';
  * an integer below 2^53 divided by an exact power of ten is correctly rounded), else -1.
  */
 function plainDecimal(text: string): number {
+  // Most values in a log are `0`.
+  if (text === '0') return 0;
   const n = text.length;
   let mantissa = 0;
   let digits = 0;
@@ -656,6 +698,7 @@ export function createDigest(options: DigestOptions = {}): Digest {
         kind: IGNORED.has(name) ? Kind.Ignored : (SPECIAL[name] ?? Kind.Attribute),
         bucketed: BUCKETED.has(name),
         adminZeroed: ADMIN_ZEROED.has(name),
+        global: GLOBAL_METRICS.has(name),
         type: FORCED_TYPE[name],
         nameColon: `${name}:`,
         next: -1,
@@ -716,6 +759,7 @@ export function createDigest(options: DigestOptions = {}): Digest {
   // Line templates by the text before the line's first colon; see readAttributeLine.
   let templates = new Map<string, LineTemplate[]>();
   let templateCount = 0;
+  let lastTemplate: LineTemplate | undefined;
 
   /** Records one `name: value` pair read through a template. */
   function setPair(id: number, value: string): void {
@@ -749,30 +793,41 @@ export function createDigest(options: DigestOptions = {}): Digest {
    * whole non-space run), so both paths give the same pairs.
    */
   function readAttributeLine(text: string): void {
+    // Most logs have one or two shapes: try the last one that matched before the lookup.
+    if (lastTemplate !== undefined && applyTemplate(lastTemplate, text)) return;
     const colon = text.indexOf(':');
     const key = colon < 0 ? text : text.slice(0, colon);
     const list = templates.get(key);
     if (list !== undefined) {
       for (const template of list) {
-        const m = template.regex.exec(text);
-        if (m !== null) {
-          const ids = template.ids;
-          for (let k = 0; k < ids.length; k++) setPair(ids[k]!, m[k + 1]!);
+        if (template !== lastTemplate && applyTemplate(template, text)) {
+          lastTemplate = template;
           return;
         }
       }
     }
     scanAttributeLine(text);
-    if (scannedFirst < 0 || scannedEmpty || scannedIds.length > 64) return;
+    if (scannedFirst < 0 || scannedEmpty || scannedIds.length > MAX_TEMPLATE_PAIRS) return;
     const template = compileTemplate(text.slice(0, scannedFirst), scannedIds);
     if (template.regex.exec(text) === null) return; // e.g. trailing text that is not a pair
     if (templateCount >= MAX_TEMPLATES) {
       templates = new Map();
       templateCount = 0;
+      lastTemplate = undefined;
     }
     templateCount++;
     if (list !== undefined) list.push(template);
     else templates.set(key, [template]);
+  }
+
+  /** Reads `text` through `template` when it has that shape; false (nothing set) otherwise. */
+  function applyTemplate(template: LineTemplate, text: string): boolean {
+    // One native match beats a hand-written scan of the line (measured: 3.6 vs 9.5 µs a line).
+    const m = template.regex.exec(text);
+    if (m === null) return false;
+    const ids = template.ids;
+    for (let k = 0; k < ids.length; k++) setPair(ids[k]!, m[k + 1]!);
+    return true;
   }
 
   function compileTemplate(prefix: string, ids: readonly number[]): LineTemplate {
@@ -1005,9 +1060,11 @@ export function createDigest(options: DigestOptions = {}): Digest {
         let metric = state.metrics[id];
         if (!metric) state.metrics[id] = metric = newMetric(attribute.bucketed, false);
         addValue(metric, value, bucket);
-        let global = globals[id];
-        if (!global) globals[id] = global = newMetric(attribute.bucketed, true);
-        addValue(global, value, bucket);
+        if (attribute.global) {
+          let global = globals[id];
+          if (!global) globals[id] = global = newMetric(attribute.bucketed, true);
+          addValue(global, value, bucket);
+        }
         if (id === queryTimeId && value >= metric.max) {
           state.sample = {
             query: detach(event.query),
@@ -1071,6 +1128,7 @@ export function createDigest(options: DigestOptions = {}): Digest {
       rowsSent: metrics.Rows_sent,
       rowsExamined: metrics.Rows_examined,
       rowsAffected: metrics.Rows_affected,
+      queryTimeHistogram: decadeHistogram(state.metrics[queryTimeId]),
       metrics,
       flags,
       firstSeen: state.tsMin,

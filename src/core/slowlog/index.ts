@@ -13,6 +13,7 @@ export {
   bucketStatistics,
   createDigest,
   normalizeTimestamp,
+  QUERY_TIME_BUCKETS,
   type Digest,
   type DigestClass,
   type DigestGlobal,

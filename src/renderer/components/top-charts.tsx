@@ -19,8 +19,9 @@ function clockLabel(epochSeconds: number, withDate: boolean): string {
 }
 
 /**
- * The latency distribution of one class: histogram bars (MySQL 8.0 digests) or, for logs, where
- * min, median, average, 95th/99th percentile and max fall on a log scale.
+ * The latency distribution of one class: histogram bars (the server's histogram for MySQL 8.0
+ * digests; pt-query-digest's decades 1us … 10s+ for logs) or, without one, where min, median,
+ * average, 95th/99th percentile and max fall on a log scale.
  */
 export function LatencyChart({
   histogram,
@@ -36,8 +37,14 @@ export function LatencyChart({
     const barWidth = innerWidth / histogram.buckets.length;
     const first = histogram.buckets[0]!;
     const last = histogram.buckets.at(-1)!;
+    const labels = histogram.labels;
     return (
-      <figure className="top-chart" data-testid="top-latency-chart" data-kind="histogram">
+      <figure
+        className="top-chart"
+        data-testid="top-latency-chart"
+        data-kind="histogram"
+        data-total={histogram.total}
+      >
         <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label="Latency histogram">
           <title>{`${histogram.total} statements by latency (log scale)`}</title>
           {histogram.buckets.map((bucket, index) => {
@@ -51,7 +58,11 @@ export function LatencyChart({
                 width={Math.max(1, barWidth - 1)}
                 height={height}
               >
-                <title>{`${formatMs(bucket.lowMs)} – ${formatMs(bucket.highMs)}: ${bucket.count}`}</title>
+                <title>
+                  {labels
+                    ? `${labels[index] ?? ''}: ${bucket.count}`
+                    : `${formatMs(bucket.lowMs)} – ${formatMs(bucket.highMs)}: ${bucket.count}`}
+                </title>
               </rect>
             );
           })}
@@ -62,16 +73,33 @@ export function LatencyChart({
             y1={HEIGHT - PAD.bottom}
             y2={HEIGHT - PAD.bottom}
           />
-          <text className="top-chart__label" x={PAD.left} y={HEIGHT - 4}>
-            {formatMs(first.lowMs)}
-          </text>
-          <text className="top-chart__label" x={WIDTH - PAD.right} y={HEIGHT - 4} textAnchor="end">
-            {formatMs(last.highMs)}
-          </text>
+          {labels ? (
+            labels.map((label, index) => (
+              <text
+                key={label}
+                className="top-chart__label"
+                x={PAD.left + (index + 0.5) * barWidth}
+                y={HEIGHT - 4}
+                textAnchor="middle"
+              >
+                {label}
+              </text>
+            ))
+          ) : (
+            <>
+              <text className="top-chart__label" x={PAD.left} y={HEIGHT - 4}>
+                {formatMs(first.lowMs)}
+              </text>
+              <text className="top-chart__label" x={WIDTH - PAD.right} y={HEIGHT - 4} textAnchor="end">
+                {formatMs(last.highMs)}
+              </text>
+            </>
+          )}
         </svg>
         <figcaption>
-          Latency of {histogram.total.toLocaleString('en-US')} statements since the digest was first seen
-          (events_statements_histogram_by_digest)
+          {labels
+            ? `Query_time of ${histogram.total.toLocaleString('en-US')} statements by decade (pt-query-digest's distribution)`
+            : `Latency of ${histogram.total.toLocaleString('en-US')} statements since the digest was first seen (events_statements_histogram_by_digest)`}
         </figcaption>
       </figure>
     );

@@ -898,7 +898,7 @@ export function TopQueriesPanel({
                   {chosen.lastSeen ?? '?'}
                 </p>
                 <LatencyChart
-                  histogram={histogram?.id === chosen.id ? histogram.value : null}
+                  histogram={histogram?.id === chosen.id ? histogram.value : chosen.histogram}
                   latency={chosen.latency}
                 />
                 {chosen.example && chosen.normalized && (

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   csvField,
+  decadeLatencyHistogram,
   rebinLatency,
   selectTopClasses,
   TOP_JSON_FORMAT,
@@ -188,5 +189,32 @@ describe('rebinLatency', () => {
 
   it('is empty without statements', () => {
     expect(rebinLatency([{ lowMs: 1, highMs: 2, count: 0 }])).toEqual({ buckets: [], total: 0 });
+  });
+});
+
+describe('decadeLatencyHistogram', () => {
+  it('turns a log class’s decade counts into labelled chart buckets', () => {
+    expect({
+      counts: decadeLatencyHistogram([0, 2, 0, 0, 0, 0, 0, 1]),
+      none: decadeLatencyHistogram(undefined),
+      empty: decadeLatencyHistogram([0, 0, 0, 0, 0, 0, 0, 0]),
+    }).toEqual({
+      counts: {
+        total: 3,
+        labels: ['1us', '10us', '100us', '1ms', '10ms', '100ms', '1s', '10s+'],
+        buckets: [
+          { lowMs: 0, highMs: 0.01, count: 0 },
+          { lowMs: 0.01, highMs: 0.1, count: 2 },
+          { lowMs: 0.1, highMs: 1, count: 0 },
+          { lowMs: 1, highMs: 10, count: 0 },
+          { lowMs: 10, highMs: 100, count: 0 },
+          { lowMs: 100, highMs: 1000, count: 0 },
+          { lowMs: 1000, highMs: 10_000, count: 0 },
+          { lowMs: 10_000, highMs: 100_000, count: 1 },
+        ],
+      },
+      none: null,
+      empty: null,
+    });
   });
 });
