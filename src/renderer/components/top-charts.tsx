@@ -98,7 +98,7 @@ export function LatencyChart({
         </svg>
         <figcaption>
           {labels
-            ? `Query_time of ${histogram.total.toLocaleString('en-US')} statements by decade (pt-query-digest's distribution)`
+            ? `Query_time of ${histogram.total.toLocaleString('en-US')} ${histogram.total === 1 ? 'statement' : 'statements'} by decade (pt-query-digest's distribution)`
             : `Latency of ${histogram.total.toLocaleString('en-US')} statements since the digest was first seen (events_statements_histogram_by_digest)`}
         </figcaption>
       </figure>
