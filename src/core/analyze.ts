@@ -234,7 +234,7 @@ function unknownTables(
       if (!findTable(schema, value.table, db ?? database))
         names.set(`${db ?? ''}.${value.table}`.toLowerCase(), db ? `${db}.${value.table}` : value.table);
     }
-    for (const [key, child] of Object.entries(value)) if (key !== 'loc') visit(child);
+    for (const key in value) if (key !== 'loc') visit(value[key]);
   };
   visit(ast);
   return [...names].filter(([key]) => !ctes.has(key.replace(/^\./, ''))).map(([, name]) => name);

@@ -70,7 +70,7 @@ export function functionsIn(expression: unknown): { names: Set<string>; impure: 
     if (!isNode(value)) return;
     if (value.type === 'function') names.add(functionName(value));
     if (value.type === 'var' || isNode(value.ast)) impure = true;
-    for (const [key, child] of Object.entries(value)) if (key !== 'loc') visit(child);
+    for (const key in value) if (key !== 'loc') visit(value[key]);
   };
   visit(expression);
   return { names, impure };

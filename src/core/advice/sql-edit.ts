@@ -38,7 +38,8 @@ function parentsOf(root: AstNode): WeakMap<AstNode, AstNode> {
     }
     if (!isNode(value)) return;
     if (parent && !map.has(value)) map.set(value, parent);
-    for (const [key, child] of Object.entries(value)) {
+    for (const key in value) {
+      const child = value[key];
       if (key !== 'loc' && (isNode(child) || Array.isArray(child))) visit(child, value);
     }
   };

@@ -319,7 +319,7 @@ function walk(value: unknown, visit: (node: AstNode) => void): void {
   if (!value || typeof value !== 'object') return;
   const node = value as AstNode;
   visit(node);
-  for (const [key, child] of Object.entries(node)) if (key !== 'loc') walk(child, visit);
+  for (const key in node) if (key !== 'loc') walk(node[key], visit);
 }
 
 /** Classify a locking clause string as the parser keeps it. */
@@ -752,7 +752,7 @@ export function predicateColumns(ast: AstNode): Map<string | null, string[]> {
         result.set(table, list);
         return;
       }
-      for (const [key, child] of Object.entries(node)) if (key !== 'loc') visit(child);
+      for (const key in node) if (key !== 'loc') visit(node[key]);
     };
     visit(block.where);
   }

@@ -53,7 +53,7 @@ function bareRefs(expression: unknown): Ref[] {
         found.push({ node: value, qualifier: typeof value.table === 'string' ? value.table : null, column });
       return;
     }
-    for (const [key, child] of Object.entries(value)) if (key !== 'loc') visit(child);
+    for (const key in value) if (key !== 'loc') visit(value[key]);
   };
   visit(expression);
   return found;
@@ -69,7 +69,7 @@ function hasAggregate(expression: unknown): boolean {
       found = true;
       return;
     }
-    for (const [key, child] of Object.entries(value)) if (key !== 'loc') visit(child);
+    for (const key in value) if (key !== 'loc') visit(value[key]);
   };
   visit(expression);
   return found;

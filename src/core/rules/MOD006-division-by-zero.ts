@@ -27,7 +27,7 @@ function divisionsByZero(ast: AstNode): AstNode[] {
       found.push(value);
     if (value.type === 'function' && functionName(value) === 'MOD' && isZero(functionArgs(value)[1]))
       found.push(value);
-    for (const [key, child] of Object.entries(value)) if (key !== 'loc') visit(child);
+    for (const key in value) if (key !== 'loc') visit(value[key]);
   };
   visit(ast);
   return found;

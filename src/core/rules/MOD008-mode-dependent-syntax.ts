@@ -13,7 +13,7 @@ function walk(ast: AstNode, visit: (node: AstNode) => void): void {
     const inner = embeddedSelect(value);
     if (inner) step(inner);
     visit(value);
-    for (const [key, child] of Object.entries(value)) if (key !== 'loc') step(child);
+    for (const key in value) if (key !== 'loc') step(value[key]);
   };
   step(ast);
 }

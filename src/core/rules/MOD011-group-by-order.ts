@@ -22,7 +22,7 @@ function groupByItems(ast: AstNode): AstNode[] {
     if (!isNode(value)) return;
     if (isNode(value.groupby) && Array.isArray(value.groupby.columns))
       items.push(...value.groupby.columns.filter(isNode));
-    for (const [key, child] of Object.entries(value)) if (key !== 'loc') visit(child);
+    for (const key in value) if (key !== 'loc') visit(value[key]);
   };
   visit(ast);
   return items;

@@ -97,9 +97,9 @@ function collectColumnRefs(expression: unknown): ColumnRef[] {
         found.push({ node: value, table: typeof value.table === 'string' ? value.table : null, column });
       return;
     }
-    for (const [key, child] of Object.entries(value)) {
+    for (const key in value) {
       if (key === 'loc') continue;
-      visit(child);
+      visit(value[key]);
     }
   };
   visit(expression);
@@ -117,7 +117,7 @@ export function containsAggregate(expression: unknown): boolean {
       found = true;
       return;
     }
-    for (const [key, child] of Object.entries(value)) if (key !== 'loc') visit(child);
+    for (const key in value) if (key !== 'loc') visit(value[key]);
   };
   visit(expression);
   return found;

@@ -52,6 +52,11 @@ export interface ConditionRun {
   elements: AstNode[];
   /** End of the run's chain `loc` (after the whitespace following the last element). */
   locEnd: number;
+  /**
+   * When the last element keeps the whitespace after it out of its `loc` (an IN list), how much
+   * whitespace follows: the placeholder's chain would end after it, the run's ends before.
+   */
+  trailingSpace: number;
 }
 
 /** The text the parser sees and the runs to put back. */
@@ -218,6 +223,12 @@ class Reader {
     const a = this.tokens[left];
     const b = this.tokens[right];
     return a !== undefined && b !== undefined && a.end === b.start;
+  }
+
+  /** Length of the whitespace after `end` (undefined when a comment is there). */
+  spaceAfter(end: number, nextToken: number): number | undefined {
+    const after = this.afterSpace(end, nextToken);
+    return after === undefined ? undefined : after - end;
   }
 
   /** Offset after the whitespace that follows `end`, or undefined when a comment is there. */
@@ -544,9 +555,16 @@ class Reader {
       cursor = element.next + 1;
     }
     // The run's placeholder swallows the whitespace after it, so its last element must too.
+    // The placeholder swallows the whitespace after it. A last element that does not (an IN list) is
+    // fine before a clause keyword or `)` (restore moves the chain's end back), not before AND/OR,
+    // where the grammar would join it to the next condition first.
     const last = (): Element | undefined => elements[elements.length - 1];
-    while (elements.length > 0 && (!this.canEnd((last() as Element).next) || !(last() as Element).swallows))
-      elements.pop();
+    const fits = (element: Element): boolean =>
+      this.canEnd(element.next) &&
+      (element.swallows ||
+        (!['AND', 'OR'].includes(this.word(element.next)) &&
+          this.afterSpace(element.end, element.next) !== undefined));
+    while (elements.length > 0 && !fits(last() as Element)) elements.pop();
     return elements.length > 0 ? elements : undefined;
   }
 }
@@ -618,6 +636,7 @@ export function elideConditionRuns(
       name,
       elements: chainItems(elements, reader),
       locEnd: last.locEnd,
+      trailingSpace: last.swallows ? 0 : (reader.spaceAfter(last.end, last.next) ?? 0),
     });
     // A backtick identifier: nothing can run into it, and the grammar reads it in a few steps
     // (blanking the run with spaces instead would cost ~1 µs per space).
@@ -645,15 +664,24 @@ export function restoreConditionRuns(ast: AstNode, elision: ConditionElision, sq
   const reader = new Reader(sql, []);
   // Elided offset → statement offset: shift by what the runs before it removed.
   const runs = elision.runs;
-  const original = (offset: number): number => {
+  const original = (offset: number, edge: 'start' | 'end'): number => {
     let shift = 0;
     for (const run of runs) {
-      if (offset < run.elidedStart + run.name.length + 2) {
+      const placeholderEnd = run.elidedStart + run.name.length + 2;
+      if (offset < placeholderEnd) {
         // At or inside a placeholder: its start is the run's start.
         if (offset >= run.elidedStart) return offset === run.elidedStart ? run.start : run.end;
         break;
       }
-      shift = run.end - (run.elidedStart + run.name.length + 2);
+      // A chain ending with the placeholder ends after its whitespace; one ending with an IN list does not.
+      if (
+        edge === 'end' &&
+        run.trailingSpace > 0 &&
+        offset > placeholderEnd &&
+        offset <= placeholderEnd + run.trailingSpace
+      )
+        return run.end;
+      shift = run.end - placeholderEnd;
     }
     return offset + shift;
   };
@@ -664,7 +692,8 @@ export function restoreConditionRuns(ast: AstNode, elision: ConditionElision, sq
     const points = loc as { start?: Point; end?: Point };
     for (const edge of ['start', 'end'] as const) {
       const point = points[edge];
-      if (point && typeof point.offset === 'number') points[edge] = reader.point(original(point.offset));
+      if (point && typeof point.offset === 'number')
+        points[edge] = reader.point(original(point.offset, edge));
     }
   };
   const visit = (holder: AstNode | unknown[], key: string | number, value: unknown): void => {

@@ -161,7 +161,7 @@ export function restoreLiteralLists(ast: AstNode, elision: Elision): boolean {
         restored++;
       }
     }
-    for (const [key, child] of Object.entries(node)) if (key !== 'loc') visit(child);
+    for (const key in node) if (key !== 'loc') visit(node[key]);
   };
   visit(ast);
   return consistent && restored === elision.lists.length;

@@ -232,8 +232,9 @@ function visitSubqueries(value: unknown, scope: Scope, sites: PredicateSite[]): 
     visitBlock(sub, scope, sites);
     return;
   }
-  for (const [key, child] of Object.entries(value)) {
+  for (const key in value) {
     if (key === 'loc') continue;
+    const child = value[key];
     if (isNode(child) || Array.isArray(child)) visitSubqueries(child, scope, sites);
   }
 }
