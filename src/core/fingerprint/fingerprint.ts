@@ -146,14 +146,17 @@ const DIGIT_RUN = /[0-9]+/g;
  */
 export function fingerprintKey(query: string): string | undefined {
   let text = query;
-  if (hasComment(text)) {
+  const commented = hasComment(text);
+  if (commented) {
     if (INSERT_START.test(text) || PERCONA_MARKER.test(text) || text.startsWith(MYSQLDUMP_PREFIX)) {
       return undefined;
     }
     if (text.includes('/*')) text = text.replace(MULTI_LINE_COMMENT, '');
     if (text.includes('--') || text.includes('#')) text = text.replace(ONE_LINE_COMMENT, '');
   }
-  if (hasKeyUnsafe(text) || KEY_UNSAFE_START.test(text) || KEY_UNSAFE_START.test(query)) {
+  // Without comments, `text` is the query, which has none: only `"` and `\` are left to test.
+  const unsafe = commented ? hasKeyUnsafe(text) : text.includes('"') || text.includes('\\');
+  if (unsafe || KEY_UNSAFE_START.test(text) || KEY_UNSAFE_START.test(query)) {
     return undefined;
   }
   if (text.includes("'")) {
