@@ -65,8 +65,8 @@ export interface ConditionElision {
   runs: ConditionRun[];
 }
 
-/** Runs with fewer comparisons than this are left to the grammar (the saving would be small). */
-export const MIN_RUN_COMPARISONS = 2;
+/** Runs with fewer comparisons than this are left to the grammar (one already saves ~40 µs: `ON a.id = b.a_id`). */
+export const MIN_RUN_COMPARISONS = 1;
 
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const BACKTICK_IDENTIFIER = /^`[A-Za-z0-9_$]+`$/;
