@@ -55,7 +55,8 @@ function astifyText(sql: string, dialect: 'MySQL' | 'MariaDB'): AstNode | undefi
  * always those of the full parse.
  */
 function astify(sql: string, dialect: 'MySQL' | 'MariaDB'): AstNode | undefined {
-  const runs = elideConditionRuns(sql);
+  // The run reader reproduces the MySQL grammar's chains; the MariaDB grammar (only a fallback) parses as written.
+  const runs = dialect === 'MySQL' ? elideConditionRuns(sql) : undefined;
   const lists = elideLiteralLists(runs?.text ?? sql);
   if (lists || runs) {
     try {
