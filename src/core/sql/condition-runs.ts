@@ -146,6 +146,27 @@ const FOLLOW_WORDS = new Set([
   'WHERE',
 ]);
 const START_WORDS = new Set(['WHERE', 'ON', 'HAVING']);
+/** One-argument functions read as `NAME(column)` (the grammar builds a plain function node for each; checked by the property test). */
+const FUNCTIONS = new Set([
+  'MONTH',
+  'YEAR',
+  'DAY',
+  'DAYOFMONTH',
+  'DAYOFWEEK',
+  'DAYOFYEAR',
+  'WEEKDAY',
+  'QUARTER',
+  'HOUR',
+  'MINUTE',
+  'DATE',
+  'LOWER',
+  'UPPER',
+  'LCASE',
+  'UCASE',
+  'LENGTH',
+  'CHAR_LENGTH',
+  'ABS',
+]);
 
 interface Element {
   node: AstNode;
@@ -297,6 +318,29 @@ class Reader {
     return { node, next };
   }
 
+  /** `NAME(column)` for the one-argument functions the advisor meets most, name glued to `(`. */
+  functionCall(index: number): { node: AstNode; next: number } | undefined {
+    const token = this.tokens[index];
+    if (token?.kind !== 'word' || !FUNCTIONS.has(token.text.toUpperCase())) return undefined;
+    if (!this.symbol(index + 1, '(') || !this.adjacent(index, index + 1)) return undefined;
+    const argument = this.column(index + 2);
+    if (!argument || !this.symbol(argument.next, ')')) return undefined;
+    const close = this.tokens[argument.next] as Token;
+    // Like a comparison's, the call's `loc` ends after the whitespace that follows it.
+    const end = this.afterSpace(close.end, argument.next + 1);
+    if (end === undefined) return undefined;
+    return {
+      node: {
+        type: 'function',
+        name: { name: [{ type: 'default', value: token.text }] },
+        args: { type: 'expr_list', value: [argument.node] },
+        over: null,
+        loc: this.loc(token.start, end),
+      },
+      next: argument.next + 1,
+    };
+  }
+
   /** An unsigned integer or a single-quoted string without backslashes. */
   literal(index: number): { node: AstNode; next: number } | undefined {
     const token = this.tokens[index];
@@ -345,7 +389,7 @@ class Reader {
 
   /** One comparison at `index`. */
   comparison(index: number): Element | undefined {
-    const left = this.column(index);
+    const left = this.column(index) ?? this.functionCall(index);
     if (!left) return undefined;
     const first = this.tokens[index] as Token;
     let right: { node: AstNode; next: number } | undefined;
@@ -364,6 +408,13 @@ class Reader {
       if (this.word(literal.next) === 'ESCAPE') return undefined;
       operator = word === 'NOT' ? 'NOT LIKE' : 'LIKE';
       right = literal;
+    } else if (word === 'BETWEEN' || (word === 'NOT' && this.word(left.next + 1) === 'BETWEEN')) {
+      const at = left.next + (word === 'NOT' ? 2 : 1);
+      const low = this.literal(at);
+      const high = low && this.word(low.next) === 'AND' ? this.literal(low.next + 1) : undefined;
+      if (!low || !high) return undefined;
+      operator = word === 'NOT' ? 'NOT BETWEEN' : 'BETWEEN';
+      right = { node: { type: 'expr_list', value: [low.node, high.node] }, next: high.next };
     } else {
       const op = this.operator(left.next);
       if (!op) return undefined;
@@ -516,7 +567,10 @@ class Reader {
     const token = this.tokens[index];
     if (!token) return false;
     const comparisonBefore = (at: number): boolean =>
-      ['=', '<', '>'].some((symbol) => this.symbol(at, symbol)) || this.word(at) === 'LIKE';
+      ['=', '<', '>'].some((symbol) => this.symbol(at, symbol)) ||
+      this.word(at) === 'LIKE' ||
+      // `x BETWEEN a AND b`: swallows the whitespace after b like a comparison.
+      (this.word(at) === 'AND' && this.betweenAnds.has(at));
     if (this.symbol(index, ')')) {
       let open = index - 1;
       while (open >= 0 && !(this.symbol(open, '(') && (this.tokens[open] as Token).depth === token.depth))
