@@ -236,9 +236,10 @@ export interface ClassState {
   /** By attribute id. */
   metrics: (Metric | undefined)[];
   flags: (FlagSummary | undefined)[];
-  dbs: Set<string>;
-  users: Set<string>;
-  hosts: Set<string>;
+  /** Distinct values, see {@link Distinct}. */
+  dbs: Distinct;
+  users: Distinct;
+  hosts: Distinct;
   tsMin: string | undefined;
   tsMax: string | undefined;
   maxOffset: number;
@@ -248,6 +249,10 @@ export interface ClassState {
   pendingTs: boolean;
 }
 
+/** Distinct values of a class: an array while short, a Set once it holds SMALL_DISTINCT. */
+type Distinct = string[] | Set<string>;
+const SMALL_DISTINCT = 8;
+
 /** A class seen for the first time: no events counted yet, `sample` as its example. */
 function newClass(fingerprint: string, maxOffset: number, sample: SampleEvent): ClassState {
   return {
@@ -255,9 +260,9 @@ function newClass(fingerprint: string, maxOffset: number, sample: SampleEvent): 
     count: 0,
     metrics: [],
     flags: [],
-    dbs: new Set(),
-    users: new Set(),
-    hosts: new Set(),
+    dbs: [],
+    users: [],
+    hosts: [],
     tsMin: undefined,
     tsMax: undefined,
     maxOffset,
@@ -1026,9 +1031,9 @@ export function createDigest(options: DigestOptions = {}): Digest {
       if (tsMin === undefined || tsNorm < tsMin) tsMin = tsNorm;
       if (tsMax === undefined || tsNorm > tsMax) tsMax = tsNorm;
     }
-    if (db !== undefined) addDistinct(state.dbs, stripBackticks(db));
-    if (evUser !== undefined) addDistinct(state.users, evUser);
-    if (evHost !== undefined) addDistinct(state.hosts, evHost);
+    if (db !== undefined) addDistinct(state, 'dbs', stripBackticks(db));
+    if (evUser !== undefined) addDistinct(state, 'users', evUser);
+    if (evHost !== undefined) addDistinct(state, 'hosts', evHost);
 
     for (let p = 0; p < present.length; p++) {
       const id = present[p]!;
@@ -1085,7 +1090,17 @@ export function createDigest(options: DigestOptions = {}): Digest {
     }
   }
 
-  function addDistinct(set: Set<string>, value: string): void {
+  /** Adds a distinct schema/user/host to a class (at most `maxDistinct`). */
+  function addDistinct(state: ClassState, key: 'dbs' | 'users' | 'hosts', value: string): void {
+    const set = state[key];
+    if (Array.isArray(set)) {
+      // Most classes see one schema, user and host: a short array costs far less than a Set
+      // (100k classes keep 300k of them); it becomes a Set once it holds SMALL_DISTINCT values.
+      if (set.includes(value) || set.length >= maxDistinct) return;
+      set.push(detach(value));
+      if (set.length >= SMALL_DISTINCT && maxDistinct > SMALL_DISTINCT) state[key] = new Set(set);
+      return;
+    }
     if (!set.has(value) && set.size < maxDistinct) set.add(detach(value));
   }
 
@@ -1154,18 +1169,18 @@ export function createDigest(options: DigestOptions = {}): Digest {
 
   function result(report: DigestReportOptions = {}): DigestResult {
     const { attribute, fn } = parseOrderBy(report.orderBy ?? 'Query_time:sum');
-    const ranked: { state: ClassState; value: number | undefined }[] = [];
+    // The tiebreaker compares offsets as strings: built once per class, not per comparison
+    // (a log with many classes has many ties).
+    const ranked: { state: ClassState; value: number | undefined; offset: string }[] = [];
     for (const state of classes.values()) {
-      ranked.push({ state, value: rankValue(state, attribute, fn) });
+      ranked.push({ state, value: rankValue(state, attribute, fn), offset: String(state.maxOffset) });
     }
     ranked.sort((a, b) => {
       if (a.value === undefined || b.value === undefined) {
         return a.value === b.value ? 0 : a.value === undefined ? 1 : -1;
       }
       if (a.value !== b.value) return b.value - a.value;
-      const ao = String(a.state.maxOffset);
-      const bo = String(b.state.maxOffset);
-      return ao === bo ? 0 : ao < bo ? 1 : -1;
+      return a.offset === b.offset ? 0 : a.offset < b.offset ? 1 : -1;
     });
     const limited = report.limit === undefined ? ranked : ranked.slice(0, report.limit);
     const out: DigestClass[] = limited.map(({ state, value }) => toClass(state, value !== undefined));
@@ -1267,10 +1282,12 @@ export function createDigest(options: DigestOptions = {}): Digest {
       if (theirs.pendingTs) seeTs(state, inheritedTs);
       seeTs(state, theirs.tsMin);
       seeTs(state, theirs.tsMax);
-      if (theirs.pendingDb && inheritedDb !== undefined) addDistinct(state.dbs, stripBackticks(inheritedDb));
-      for (const value of theirs.dbs) addDistinct(state.dbs, value);
-      for (const value of theirs.users) addDistinct(state.users, value);
-      for (const value of theirs.hosts) addDistinct(state.hosts, value);
+      if (theirs.pendingDb && inheritedDb !== undefined) {
+        addDistinct(state, 'dbs', stripBackticks(inheritedDb));
+      }
+      for (const value of theirs.dbs) addDistinct(state, 'dbs', value);
+      for (const value of theirs.users) addDistinct(state, 'users', value);
+      for (const value of theirs.hosts) addDistinct(state, 'hosts', value);
       theirs.metrics.forEach((metric, k) => {
         if (!metric) return;
         const id = idOfPart[k]!;
