@@ -57,6 +57,10 @@ export interface ConditionRun {
    * whitespace follows: the placeholder's chain would end after it, the run's ends before.
    */
   trailingSpace: number;
+  /** Length of the placeholder text (`` `z0` ``, or `` JOIN `z0` `` for joins). */
+  placeholderLength: number;
+  /** For a run of joins (`JOIN t a ON …` …, replaced by `` JOIN `z0` ``): the FROM entries. */
+  joins?: AstNode[];
 }
 
 /** The text the parser sees and the runs to put back. */
@@ -589,6 +593,72 @@ class Reader {
     return comparisonBefore(index - 1);
   }
 
+  /** The join keyword(s) at `index` as the AST spells them, and the index after JOIN. */
+  private joinKeyword(index: number): { join: string; next: number } | undefined {
+    const word = this.word(index);
+    if (word === 'JOIN') return { join: 'INNER JOIN', next: index + 1 };
+    if (word === 'STRAIGHT_JOIN') return { join: 'STRAIGHT_JOIN', next: index + 1 };
+    if (word === 'INNER' || word === 'CROSS') {
+      return this.word(index + 1) === 'JOIN' ? { join: `${word} JOIN`, next: index + 2 } : undefined;
+    }
+    if (word === 'LEFT' || word === 'RIGHT') {
+      const outer = this.word(index + 1) === 'OUTER' ? 1 : 0;
+      return this.word(index + 1 + outer) === 'JOIN'
+        ? { join: `${word} JOIN`, next: index + 2 + outer }
+        : undefined;
+    }
+    return undefined;
+  }
+
+  /**
+   * `JOIN t [[AS] a] ON run` at `index`, where the run is the whole ON condition: the FROM entry
+   * the grammar builds (`{db, table, as, loc, join, on}`; the `loc` covers the table and alias, or
+   * the table and the whitespace after it when there is no alias).
+   */
+  join(index: number): { entry: AstNode; next: number; end: number } | undefined {
+    const keyword = this.joinKeyword(index);
+    if (!keyword) return undefined;
+    const table = this.name(keyword.next, 'column');
+    if (typeof table !== 'string' || this.symbol(keyword.next + 1, '.') || this.symbol(keyword.next + 1, '('))
+      return undefined;
+    const tableToken = this.tokens[keyword.next] as Token;
+    let cursor = keyword.next + 1;
+    const withAs = this.word(cursor) === 'AS';
+    if (withAs) cursor++;
+    let alias: string | null = null;
+    let locEnd: number | undefined;
+    if (this.word(cursor) !== 'ON') {
+      const name = this.name(cursor, 'column');
+      if (typeof name !== 'string' || this.tokens[cursor]?.kind !== 'word') return undefined;
+      alias = name;
+      locEnd = (this.tokens[cursor] as Token).end;
+      cursor++;
+    } else if (withAs) return undefined;
+    else locEnd = this.afterSpace(tableToken.end, cursor);
+    if (locEnd === undefined || this.word(cursor) !== 'ON') return undefined;
+    if (!this.onlySpaceBetween(index, cursor + 1)) return undefined;
+    const elements = this.run(cursor + 1);
+    const last = elements?.[elements.length - 1];
+    const first = elements?.[0];
+    if (!elements || !first || !last || !last.swallows) return undefined;
+    // The run must be the whole condition: what follows ends the ON clause.
+    const after = last.next;
+    if (!(this.joinKeyword(after) || this.canEnd(after)) || ['AND', 'OR'].includes(this.word(after)))
+      return undefined;
+    return {
+      entry: {
+        db: null,
+        table,
+        as: alias,
+        loc: this.loc(tableToken.start, locEnd),
+        join: keyword.join,
+        on: chain(chainItems(elements, this), 'AND', this.loc(first.start, last.locEnd)),
+      },
+      next: after,
+      end: last.end,
+    };
+  }
+
   /** May a run end before token `index`? */
   canEnd(index: number): boolean {
     const token = this.tokens[index];
@@ -674,6 +744,39 @@ export function elideConditionRuns(
   let text = '';
   let from = 0;
   for (let index = 1; index < tokens.length; index++) {
+    // Two or more plain joins in a row: one `JOIN \`zN\`` (a table_ref costs the grammar as much as a condition).
+    const previous = tokens[index - 1];
+    if (previous && (previous.kind !== 'symbol' || previous.text === ')')) {
+      const joins: AstNode[] = [];
+      let cursor = index;
+      let end = 0;
+      for (let join = reader.join(cursor); join; join = reader.join(cursor)) {
+        joins.push(join.entry);
+        cursor = join.next;
+        end = join.end;
+      }
+      if (joins.length >= 2) {
+        const name = `z${runs.length.toString(36)}`;
+        const start = (tokens[index] as Token).start;
+        text += sql.slice(from, start);
+        const placeholder = `JOIN \`${name}\``;
+        runs.push({
+          start,
+          end,
+          elidedStart: text.length,
+          name,
+          elements: [],
+          locEnd: end,
+          trailingSpace: 0,
+          placeholderLength: placeholder.length,
+          joins,
+        });
+        text += placeholder;
+        from = end;
+        index = cursor - 1;
+        continue;
+      }
+    }
     if (!reader.canStart(index)) continue;
     const elements = reader.run(index);
     if (!elements) continue;
@@ -691,6 +794,7 @@ export function elideConditionRuns(
       elements: chainItems(elements, reader),
       locEnd: last.locEnd,
       trailingSpace: last.swallows ? 0 : (reader.spaceAfter(last.end, last.next) ?? 0),
+      placeholderLength: name.length + 2,
     });
     // A backtick identifier: nothing can run into it, and the grammar reads it in a few steps
     // (blanking the run with spaces instead would cost ~1 µs per space).
@@ -705,6 +809,19 @@ export function elideConditionRuns(
 
 type Point = { offset: number; line: number; column: number };
 
+/** The FROM entry the grammar builds for `` JOIN `zN` ``. */
+function isJoinPlaceholder(item: unknown): item is AstNode {
+  if (typeof item !== 'object' || item === null) return false;
+  const entry = item as AstNode;
+  return (
+    entry.join === 'INNER JOIN' &&
+    entry.on === null &&
+    entry.db === null &&
+    typeof entry.table === 'string' &&
+    /^z[0-9a-z]+$/.test(entry.table)
+  );
+}
+
 /**
  * Put the runs back into the AST parsed from `elision.text` (mutates it): every `loc` is moved
  * back to the statement's own offsets, lines and columns, then each placeholder is replaced by its
@@ -713,6 +830,7 @@ type Point = { offset: number; line: number; column: number };
  */
 export function restoreConditionRuns(ast: AstNode, elision: ConditionElision, sql: string): boolean {
   const byStart = new Map(elision.runs.map((run) => [run.start, run]));
+  const byName = new Map(elision.runs.filter((run) => run.joins).map((run) => [run.name, run]));
   let restored = 0;
   let consistent = true;
   const reader = new Reader(sql, []);
@@ -721,7 +839,7 @@ export function restoreConditionRuns(ast: AstNode, elision: ConditionElision, sq
   const original = (offset: number, edge: 'start' | 'end'): number => {
     let shift = 0;
     for (const run of runs) {
-      const placeholderEnd = run.elidedStart + run.name.length + 2;
+      const placeholderEnd = run.elidedStart + run.placeholderLength;
       if (offset < placeholderEnd) {
         // At or inside a placeholder: its start is the run's start.
         if (offset >= run.elidedStart) return offset === run.elidedStart ? run.start : run.end;
@@ -753,7 +871,19 @@ export function restoreConditionRuns(ast: AstNode, elision: ConditionElision, sq
   const visit = (holder: AstNode | unknown[], key: string | number, value: unknown): void => {
     if (!consistent || typeof value !== 'object' || value === null) return;
     if (Array.isArray(value)) {
-      value.forEach((item, index) => visit(value, index, item));
+      for (let index = 0; index < value.length; index++) {
+        const item: unknown = value[index];
+        const run = isJoinPlaceholder(item) ? byName.get(item.table as string) : undefined;
+        if (run?.joins) {
+          // A FROM entry `JOIN \`zN\``: the joins it stands for (built on the statement's own positions).
+          value.splice(index, 1, ...run.joins);
+          index += run.joins.length - 1;
+          byStart.delete(run.start);
+          restored++;
+          continue;
+        }
+        visit(value, index, item);
+      }
       return;
     }
     const node = value as AstNode;
