@@ -220,6 +220,21 @@ describe.each(['mariadb', 'mysql'] as Flavor[])('server killed and restarted on 
     // 2. The server restarts during a window: calls fail cleanly while it is down, then the delta
     //    from the old baseline says the server restarted and counts only what ran since.
     await run(probe, 4);
+    // A restart shows as a later server start (now − Uptime, whole seconds, 2 s tolerance): a server
+    // restarted within seconds of its own start would look unchanged (MariaDB starts in ~1 s).
+    await waitFor(
+      'an uptime of 4 s',
+      async () => {
+        const admin = await mysql.createConnection({ uri: server.url });
+        try {
+          const [rows] = await admin.query("SHOW GLOBAL STATUS LIKE 'Uptime'");
+          return Number((rows as { Value: string }[])[0]?.Value) >= 4;
+        } finally {
+          await admin.end();
+        }
+      },
+      30_000,
+    );
     const before = value<Snapshot>(await call('capture.snapshot', { connectionId }));
     await killServer();
     expect(codes({ snapshot: await call('capture.snapshot', { connectionId }) })).toEqual({
