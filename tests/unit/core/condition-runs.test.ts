@@ -1,27 +1,9 @@
 // Runs of plain comparisons: the placeholder-and-rebuilt parse is identical to a full parse, positions included.
 import fc from 'fast-check';
-import mysqlBuild from 'node-sql-parser/build/mysql.js';
 import { describe, expect, it } from 'vitest';
 import { elideConditionRuns } from '../../../src/core/sql/condition-runs.js';
 import { parseStatement } from '../../../src/core/sql/parse.js';
-
-const reference = new (
-  mysqlBuild as unknown as { Parser: new () => { astify(sql: string, o: object): unknown } }
-).Parser();
-/** Without the grammar's `columnList`/`tableList` bookkeeping (dropped when runs are replaced). */
-const withoutLists = (ast: unknown): unknown =>
-  JSON.parse(JSON.stringify(ast), (key, value: unknown) =>
-    key === 'columnList' || key === 'tableList' ? undefined : value,
-  );
-const fullParse = (sql: string): unknown => {
-  const result = reference.astify(sql, { database: 'MySQL', parseOptions: { includeLocations: true } });
-  return withoutLists(Array.isArray(result) ? result[0] : result);
-};
-const parsed = (sql: string): unknown => {
-  const result = parseStatement(sql, 'mysql');
-  if (!result.ok) throw new Error(result.message);
-  return withoutLists(result.ast);
-};
+import { expectSameAsFullParse, fullParse, grammarParse, parsed } from '../../support/full-parse.js';
 
 const space = fc.constantFrom(' ', ' ', ' ', '  ', '\n  ', '\n', ' /* c */ ', '\t');
 const name = fc.constantFrom(
@@ -245,14 +227,7 @@ describe('condition runs', () => {
     fc.assert(
       fc.property(statement, (sql) => {
         if (elideConditionRuns(sql)) replaced++;
-        let expected: unknown;
-        try {
-          expected = fullParse(sql);
-        } catch {
-          expect(parseStatement(sql, 'mysql').ok).toBe(false);
-          return;
-        }
-        expect(parsed(sql)).toEqual(expected);
+        expectSameAsFullParse(sql);
       }),
       { numRuns: 400 },
     );
@@ -264,14 +239,7 @@ describe('condition runs', () => {
     fc.assert(
       fc.property(joinStatement, (sql) => {
         if (elideConditionRuns(sql)?.runs.some((run) => run.joins)) joined++;
-        let expected: unknown;
-        try {
-          expected = fullParse(sql);
-        } catch {
-          expect(parseStatement(sql, 'mysql').ok).toBe(false);
-          return;
-        }
-        expect(parsed(sql)).toEqual(expected);
+        expectSameAsFullParse(sql);
       }),
       { numRuns: 200 },
     );
@@ -295,9 +263,6 @@ describe('condition runs', () => {
       }
       return fastest;
     };
-    const options = { database: 'MySQL', parseOptions: { includeLocations: true } };
-    expect(best(() => parseStatement(sql, 'mysql'))).toBeLessThan(
-      best(() => reference.astify(sql, options)) / 2,
-    );
+    expect(best(() => parseStatement(sql, 'mysql'))).toBeLessThan(best(() => grammarParse(sql)) / 2);
   });
 });

@@ -1,27 +1,8 @@
 // Long literal IN lists: the blanked-and-rebuilt parse is identical to a full parse, positions included.
 import fc from 'fast-check';
-import mysqlBuild from 'node-sql-parser/build/mysql.js';
 import { describe, expect, it } from 'vitest';
 import { elideLiteralLists, MIN_ELIDED_ITEMS } from '../../../src/core/sql/literal-lists.js';
-import { parseStatement } from '../../../src/core/sql/parse.js';
-
-const reference = new (
-  mysqlBuild as unknown as { Parser: new () => { astify(sql: string, o: object): unknown } }
-).Parser();
-/** Without the grammar's `columnList`/`tableList` bookkeeping (dropped when condition runs are replaced). */
-const withoutLists = (ast: unknown): unknown =>
-  JSON.parse(JSON.stringify(ast), (key, value: unknown) =>
-    key === 'columnList' || key === 'tableList' ? undefined : value,
-  );
-const fullParse = (sql: string): unknown => {
-  const result = reference.astify(sql, { database: 'MySQL', parseOptions: { includeLocations: true } });
-  return withoutLists(Array.isArray(result) ? result[0] : result);
-};
-const parsed = (sql: string): unknown => {
-  const result = parseStatement(sql, 'mysql');
-  if (!result.ok) throw new Error(result.message);
-  return withoutLists(result.ast);
-};
+import { expectSameAsFullParse, fullParse, parsed } from '../../support/full-parse.js';
 
 const plain = fc.oneof(
   fc.integer({ min: 0, max: 10 ** 9 }).map(String),
@@ -69,15 +50,7 @@ describe('literal IN lists', () => {
     fc.assert(
       fc.property(statement, (sql) => {
         if (elideLiteralLists(sql)) blanked++;
-        let expected: unknown;
-        try {
-          expected = fullParse(sql);
-        } catch {
-          // The full parse rejects it: so must parseStatement (same error path).
-          expect(parseStatement(sql, 'mysql').ok).toBe(false);
-          return;
-        }
-        expect(parsed(sql)).toEqual(expected);
+        expectSameAsFullParse(sql);
       }),
       { numRuns: 150 },
     );

@@ -1,0 +1,45 @@
+// The oracle for the parser's fast paths: node-sql-parser's own full parse of a statement, compared with parseStatement's.
+import mysqlBuild from 'node-sql-parser/build/mysql.js';
+import { expect } from 'vitest';
+import { parseStatement } from '../../src/core/sql/parse.js';
+
+const reference = new (
+  mysqlBuild as unknown as { Parser: new () => { astify(sql: string, o: object): unknown } }
+).Parser();
+
+/** Without the grammar's `columnList`/`tableList` bookkeeping (the fast paths drop it; nothing reads it). */
+function withoutLists(ast: unknown): unknown {
+  return JSON.parse(JSON.stringify(ast), (key, value: unknown) =>
+    key === 'columnList' || key === 'tableList' ? undefined : value,
+  );
+}
+
+/** node-sql-parser's MySQL grammar on the text as written, untouched (throws on a syntax error): for timing. */
+export function grammarParse(sql: string): unknown {
+  return reference.astify(sql, { database: 'MySQL', parseOptions: { includeLocations: true } });
+}
+
+/** The grammar's AST of the statement, comparable with {@link parsed} (throws on a syntax error). */
+export function fullParse(sql: string): unknown {
+  const result = grammarParse(sql);
+  return withoutLists(Array.isArray(result) ? result[0] : result);
+}
+
+/** parseStatement's AST (MySQL flavor), comparable with {@link fullParse}. */
+export function parsed(sql: string): unknown {
+  const result = parseStatement(sql, 'mysql');
+  if (!result.ok) throw new Error(result.message);
+  return withoutLists(result.ast);
+}
+
+/** parseStatement agrees with the full parse: the same AST, positions included, or both reject the text. */
+export function expectSameAsFullParse(sql: string): void {
+  let expected: unknown;
+  try {
+    expected = fullParse(sql);
+  } catch {
+    expect(parseStatement(sql, 'mysql').ok).toBe(false);
+    return;
+  }
+  expect(parsed(sql)).toEqual(expected);
+}
