@@ -2,16 +2,15 @@
 
 import { predictError, sqlModeSet } from '../sqlmode/modes.js';
 import { spanFor } from '../sqlmode/statement.js';
-import { embeddedSelect, isNode } from '../sql/ast.js';
+import { isNode } from '../sql/ast.js';
 import type { AstNode } from '../sql/parse.js';
 import { defineRule } from './engine.js';
 
+/** Every node once, nested queries included (a subquery's `ast` is one of its wrapper's keys). */
 function walk(ast: AstNode, visit: (node: AstNode) => void): void {
   const step = (value: unknown): void => {
     if (Array.isArray(value)) return value.forEach(step);
     if (!isNode(value)) return;
-    const inner = embeddedSelect(value);
-    if (inner) step(inner);
     visit(value);
     for (const key in value) if (key !== 'loc') step(value[key]);
   };
