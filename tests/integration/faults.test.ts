@@ -5,29 +5,8 @@ import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Reply } from '../../src/shared/api.js';
 import { testHandlers } from '../support/handlers.js';
-import { startServer, type Flavor, type TestServer } from '../support/servers.js';
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function waitFor(
-  what: string,
-  check: () => Promise<boolean> | boolean,
-  timeoutMs: number,
-): Promise<number> {
-  const started = Date.now();
-  while (Date.now() - started < timeoutMs) {
-    if (await check()) return Date.now() - started;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+import { isAlive, startServer, type Flavor, type TestServer } from '../support/servers.js';
+import { waitFor } from '../support/wait.js';
 
 // MariaDB ships with performance_schema OFF (capture then uses the slow log instead); these servers
 // start with it ON so the digest window is exercised on both flavors.

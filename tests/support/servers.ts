@@ -426,7 +426,8 @@ interface LiveServer {
 const live = new Map<number, LiveServer>();
 let handlersInstalled = false;
 
-function isAlive(pid: number): boolean {
+/** Is the process running (a zombie counts as gone)? */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
   } catch {

@@ -8,24 +8,13 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import mysql from 'mysql2/promise';
+import { isAlive } from '../../support/servers.js';
+import { waitFor } from '../../support/wait.js';
 
 /** A running server process: its PID and argv. */
 export interface ServerProcess {
   pid: number;
   argv: string[];
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return true;
-  }
 }
 
 /** The mysqld listening on `port` (started with `--port=<port>` and a `--datadir=`). */
@@ -45,20 +34,11 @@ export function findServerProcess(port: number): ServerProcess {
   throw new Error(`No server process with --port=${port} found in /proc.`);
 }
 
-async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-}
-
 /** SIGKILL the server behind `url`; returns its process so {@link startAgain} can restart it. */
 export async function killServer(url: URL): Promise<ServerProcess> {
   const server = findServerProcess(Number(url.port || 3306));
   process.kill(server.pid, 'SIGKILL');
-  await until('the server to die', () => !isAlive(server.pid), 15_000);
+  await waitFor('the server to die', () => !isAlive(server.pid), 15_000);
   return server;
 }
 
@@ -68,7 +48,7 @@ export async function startAgain(server: ServerProcess, url: URL, timeoutMs = 12
   child.unref();
   const pid = child.pid;
   if (pid === undefined) throw new Error(`could not start ${server.argv[0]}`);
-  await until(
+  await waitFor(
     'the restarted server to accept connections',
     async () => {
       if (!isAlive(pid)) throw new Error('the restarted server exited; see its error log');
