@@ -125,6 +125,34 @@ function fileError(file: string, error: unknown): AdvisorError {
 }
 
 /**
+ * Progress callbacks for a digest in progress: at most one per `progressIntervalMs` (200 ms), plus
+ * the forced ones (`report(true)`); `current` reads the bytes and events counted so far.
+ */
+function progressReporter(
+  options: Pick<DigestFilesOptions, 'onProgress' | 'progressIntervalMs'>,
+  started: number,
+  totalBytes: number,
+  current: () => { bytesRead: number; events: number },
+): (force: boolean) => void {
+  const interval = options.progressIntervalMs ?? 200;
+  let lastReport = 0;
+  return (force) => {
+    const now = Date.now();
+    if (!options.onProgress || (!force && now - lastReport < interval)) return;
+    lastReport = now;
+    const elapsedMs = now - started;
+    const { bytesRead, events } = current();
+    options.onProgress({
+      bytesRead,
+      totalBytes,
+      events,
+      eventsPerSecond: elapsedMs > 0 ? Math.round((events * 1000) / elapsedMs) : 0,
+      elapsedMs,
+    });
+  };
+}
+
+/**
  * Streams readables through one parser each and one shared digest (like pt-query-digest with
  * several files). Bytes are decoded as Latin-1 (one char per byte), which never throws and keeps
  * fingerprints byte-exact; display text is re-decoded as UTF-8 by the core.
@@ -134,24 +162,10 @@ export async function digestStreams(
   options: Omit<DigestFilesOptions, 'worker'> = {},
 ): Promise<SlowLogFileResult> {
   const started = Date.now();
-  const interval = options.progressIntervalMs ?? 200;
   const totalBytes = inputs.reduce((sum, input) => sum + input.bytes, 0);
   const digest: Digest = createDigest();
   let bytesRead = 0;
-  let lastReport = 0;
-  const report = (force: boolean): void => {
-    const now = Date.now();
-    if (!options.onProgress || (!force && now - lastReport < interval)) return;
-    lastReport = now;
-    const elapsedMs = now - started;
-    options.onProgress({
-      bytesRead,
-      totalBytes,
-      events: digest.events,
-      eventsPerSecond: elapsedMs > 0 ? Math.round((digest.events * 1000) / elapsedMs) : 0,
-      elapsedMs,
-    });
-  };
+  const report = progressReporter(options, started, totalBytes, () => ({ bytesRead, events: digest.events }));
   for (const input of inputs) {
     if (options.signal?.aborted) throw cancelled();
     const parser = createSlowLogParser({
@@ -308,7 +322,6 @@ async function digestFileInParallel(
   options: Omit<DigestFilesOptions, 'worker'>,
 ): Promise<SlowLogFileResult> {
   const started = Date.now();
-  const interval = options.progressIntervalMs ?? 200;
   const digest = createDigest();
   const parser = createSlowLogParser({
     onEvent: digest.add,
@@ -317,21 +330,10 @@ async function digestFileInParallel(
   let bytesRead = 0;
   let helperBytes = 0;
   let helperEvents = 0;
-  let lastReport = 0;
-  const report = (force: boolean): void => {
-    const now = Date.now();
-    if (!options.onProgress || (!force && now - lastReport < interval)) return;
-    lastReport = now;
-    const elapsedMs = now - started;
-    const events = digest.events + helperEvents;
-    options.onProgress({
-      bytesRead: bytesRead + helperBytes,
-      totalBytes: input.bytes,
-      events,
-      eventsPerSecond: elapsedMs > 0 ? Math.round((events * 1000) / elapsedMs) : 0,
-      elapsedMs,
-    });
-  };
+  const report = progressReporter(options, started, input.bytes, () => ({
+    bytesRead: bytesRead + helperBytes,
+    events: digest.events + helperEvents,
+  }));
   const helper = startHelper(spec, input.name, cut, options, (progress) => {
     helperBytes = progress.bytesRead;
     helperEvents = progress.events;
