@@ -21,6 +21,8 @@ Options:
   --format text|json       output format (default text)
   --limit N                show the top N classes (default 20 for text, all for json)
   --order-by ATTR:FUNC     ranking, FUNC one of sum|min|max|avg|cnt (default Query_time:sum)
+  --all-attributes         aggregate every attribute of the log into metrics/flags, as
+                           pt-query-digest does (default: the reported ones; slower)
   -h, --help               show this help
 
 Reads standard input with -. Progress goes to standard error when it is a terminal.
@@ -39,6 +41,7 @@ export const run: CliCommand = async (argv, io) => {
     format: { type: 'string', default: 'text' },
     limit: { type: 'string' },
     'order-by': { type: 'string', default: 'Query_time:sum' },
+    'all-attributes': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -70,6 +73,7 @@ export const run: CliCommand = async (argv, io) => {
   const onProgress = process.stderr.isTTY ? progressPrinter(io) : undefined;
   const options = {
     orderBy,
+    ...(values['all-attributes'] ? { attributes: 'all' as const } : {}),
     ...(limit === undefined ? {} : { limit }),
     ...(onProgress ? { onProgress } : {}),
   };
@@ -90,7 +94,11 @@ export const run: CliCommand = async (argv, io) => {
     }));
   }
   if (onProgress) io.stderr('\r\x1b[K');
-  io.stdout(format === 'json' ? `${JSON.stringify(toJson(result), null, 2)}\n` : formatDigestText(result));
+  io.stdout(
+    format === 'json'
+      ? `${JSON.stringify(toJson(result, { metrics: values['all-attributes'] === true }), null, 2)}\n`
+      : formatDigestText(result),
+  );
   return 0;
 };
 
@@ -124,11 +132,12 @@ function metricJson(metric: MetricSummary | undefined, seconds: boolean) {
  * rowsExamined, firstSeen, lastSeen, schemas, example }], skipped: [{ line, reason }] }`.
  * Metrics are `{ sum, min, max, avg, p95, median }` (null when the log has no such field);
  * `example` is the full text of the slowest query of the class. Fields beyond the contract
- * (`users`, `hosts`, `exampleQueryTime`, `queryTimeHistogram`, `global`, `flags`, `file` and
+ * (`users`, `hosts`, `exampleQueryTime`, `queryTimeHistogram`, `execution`, `global`, `flags`,
+ * `metrics` with --all-attributes, `file` and
  * `offset` of a skip…)
  * are extras that may grow.
  */
-export function toJson(result: SlowLogFileResult) {
+export function toJson(result: SlowLogFileResult, extras: { metrics?: boolean } = {}) {
   const g = result.global;
   return {
     source: result.source,
@@ -153,7 +162,9 @@ export function toJson(result: SlowLogFileResult) {
       exampleLine: c.example.line,
       users: c.users,
       hosts: c.hosts,
+      execution: c.execution,
       flags: c.flags,
+      ...(extras.metrics ? { metrics: c.metrics } : {}),
       ranked: c.ranked,
     })),
     skipped: result.skipped.map((s) => ({

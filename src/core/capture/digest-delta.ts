@@ -41,6 +41,8 @@ export const digestCounterColumns = {
   selectScan: 'SUM_SELECT_SCAN',
   sortMergePasses: 'SUM_SORT_MERGE_PASSES',
   sortRows: 'SUM_SORT_ROWS',
+  sortScan: 'SUM_SORT_SCAN',
+  sortRange: 'SUM_SORT_RANGE',
   noIndexUsed: 'SUM_NO_INDEX_USED',
   noGoodIndexUsed: 'SUM_NO_GOOD_INDEX_USED',
 } as const;
@@ -114,6 +116,9 @@ export interface DigestDeltaClass {
   selectScan: number;
   sortMergePasses: number;
   sortRows: number;
+  /** Sorts done by scanning / by range (filesorts). */
+  sortScan: number;
+  sortRange: number;
   tmpTables: number;
   tmpDiskTables: number;
   /** Values since the digest was first seen; a delta cannot window them. */
@@ -360,6 +365,8 @@ function toClass(
     selectScan: Number(d.selectScan),
     sortMergePasses: Number(d.sortMergePasses),
     sortRows: Number(d.sortRows),
+    sortScan: Number(d.sortScan),
+    sortRange: Number(d.sortRange),
     tmpTables: Number(d.tmpTables),
     tmpDiskTables: Number(d.tmpDiskTables),
     lifetime: {

@@ -64,6 +64,7 @@ export {
   topSortValue,
   type TopClass,
   type TopClassList,
+  type TopExecution,
   type TopLatency,
   type TopSortKey,
   type TopSourceKind,

@@ -20,6 +20,20 @@ export interface TopLatency {
   lifetime: boolean;
 }
 
+/**
+ * Temporary tables, sorts and scans of a class; null where the source has no such counter.
+ * Logs: see ExecutionSummary (core/slowlog). performance_schema: the window's SUM_CREATED_TMP_TABLES,
+ * SUM_CREATED_TMP_DISK_TABLES, SUM_SORT_SCAN + SUM_SORT_RANGE, SUM_NO_INDEX_USED (statements
+ * that scanned a table without an index) and SUM_SELECT_FULL_JOIN.
+ */
+export interface TopExecution {
+  tmpTables: number | null;
+  tmpDiskTables: number | null;
+  filesorts: number | null;
+  fullScans: number | null;
+  fullJoins: number | null;
+}
+
 /** One class as the Top queries view shows and exports it. */
 export interface TopClass {
   /** Stable key: the pt-query-digest checksum (logs) or `schema/DIGEST` (performance_schema). */
@@ -50,6 +64,7 @@ export interface TopClass {
    * per class when it is selected.
    */
   histogram: LatencyHistogram | null;
+  execution: TopExecution;
 }
 
 /** A log class's decade counts (DigestClass.queryTimeHistogram) as a chart histogram. */
@@ -129,6 +144,7 @@ export function topClassesFromDigest(result: Pick<DigestResult, 'classes'>): Top
       example: entry.example.sql,
       normalized: null,
       histogram: decadeLatencyHistogram(entry.queryTimeHistogram),
+      execution: { ...entry.execution },
     };
   });
 }
@@ -166,6 +182,13 @@ export function topClassesFromDelta(delta: Pick<DigestDelta, 'classes'>): TopCla
       example: entry.sampleText,
       normalized,
       histogram: null,
+      execution: {
+        tmpTables: entry.tmpTables,
+        tmpDiskTables: entry.tmpDiskTables,
+        filesorts: entry.sortScan + entry.sortRange,
+        fullScans: entry.noIndexUsed,
+        fullJoins: entry.selectFullJoin,
+      },
     };
   });
 }
@@ -238,6 +261,11 @@ export const topCsvColumns = [
   'lock_s',
   'rows_sent',
   'rows_examined',
+  'tmp_tables',
+  'tmp_disk_tables',
+  'filesorts',
+  'full_scans',
+  'full_joins',
   'first_seen',
   'last_seen',
   'example',
@@ -278,6 +306,11 @@ export function topClassesToCsv(classes: readonly TopClass[]): string {
       entry.lockSeconds,
       entry.rowsSent,
       entry.rowsExamined,
+      entry.execution.tmpTables,
+      entry.execution.tmpDiskTables,
+      entry.execution.filesorts,
+      entry.execution.fullScans,
+      entry.execution.fullJoins,
       entry.firstSeen,
       entry.lastSeen,
       entry.example ?? entry.normalized,

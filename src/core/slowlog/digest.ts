@@ -17,6 +17,11 @@
  *     printed values match. Bool attributes count `Yes`. Only the leading number of Query_time
  *     is used. The example is the *last* event with the class's largest Query_time.
  *
+ * Only the attributes some result reports are aggregated ({@link REPORTED_ATTRIBUTES}, plus the
+ * ranking attribute); pt-query-digest aggregates every attribute of the log (MySQL 8's
+ * `log_slow_extra` has 27 per event) although its default report prints a few. `attributes:
+ * 'all'` aggregates every one, as pt does (the tests compare both).
+ *
  * Bounded memory: per class we keep one example, sparse buckets for a fixed set of attributes
  * and at most `maxDistinctValues` schemas/users/hosts. Ranking is by `attribute:function`
  * (default Query_time:sum), descending; ties go to the class whose largest offset is larger as
@@ -67,10 +72,15 @@ export interface DigestClass {
    * add up to `queryTime.count`. Undefined when the class has no Query_time.
    */
   queryTimeHistogram: number[] | undefined;
-  /** Every numeric attribute by its log name (Tmp_tables, Bytes_sent, InnoDB_IO_r_ops…). */
+  /**
+   * Numeric attributes by their log name (Created_tmp_tables, Tmp_disk_tables…): the
+   * {@link REPORTED_ATTRIBUTES} and the ranking attribute, or every one with `attributes: 'all'`.
+   */
   metrics: Record<string, MetricSummary>;
-  /** Every Yes/No attribute by its log name. */
+  /** Yes/No attributes by their log name, chosen like `metrics`. */
   flags: Record<string, FlagSummary>;
+  /** Temporary tables, sorts and scans, from whichever fields the log has. */
+  execution: ExecutionSummary;
   /** Timestamps as pt-query-digest prints them (`2007-12-18 11:48:27`, ISO kept to 19 chars). */
   firstSeen: string | undefined;
   lastSeen: string | undefined;
@@ -87,6 +97,32 @@ export interface DigestClass {
     schema: string | undefined;
     line: number;
   };
+}
+
+/**
+ * How a class's statements executed, read from the fields the log has (null when it has none):
+ * MySQL 8.0 `log_slow_extra` (`Created_tmp_tables`, `Created_tmp_disk_tables`,
+ * `Sort_scan_count` + `Sort_range_count`, `Read_rnd_next`), Percona Server (`Tmp_tables`,
+ * `Tmp_disk_tables`, `Filesort`, `Full_scan`, `Full_join`) and MariaDB with
+ * `log_slow_verbosity=query_plan` (`Tmp_table`, `Tmp_table_on_disk`, `Filesort`, `Full_scan`,
+ * `Full_join`). Numeric fields are summed (tables created, sorts done); Yes/No fields count the
+ * statements that said Yes.
+ */
+export interface ExecutionSummary {
+  /** Internal temporary tables created (numeric fields) or statements that used one (Yes/No). */
+  tmpTables: number | null;
+  /** The same, on disk. */
+  tmpDiskTables: number | null;
+  /** Sorts done (MySQL: Sort_scan_count + Sort_range_count) or statements with a filesort. */
+  filesorts: number | null;
+  /**
+   * Statements with a full table scan: `Full_scan: Yes`, or for MySQL (which has no such field)
+   * statements that read rows by scanning (`Read_rnd_next` > 0, which scans of internal
+   * temporary tables also count).
+   */
+  fullScans: number | null;
+  /** Statements with a join that used no index (`Full_join: Yes`; MySQL logs have no such field). */
+  fullJoins: number | null;
 }
 
 /** Totals over every aggregated event. */
@@ -126,6 +162,13 @@ export interface DigestOptions {
    * known when the parts are merged ({@link Digest.absorb}), so they are kept as pending.
    */
   segment?: boolean;
+  /**
+   * Which attributes to aggregate: `reported` (default) the {@link REPORTED_ATTRIBUTES} plus the
+   * attribute of `orderBy`; `all` every attribute of the log, as pt-query-digest does.
+   */
+  attributes?: 'reported' | 'all';
+  /** The ranking `result()` will be asked for (`attribute:function`); its attribute is aggregated. */
+  orderBy?: string;
 }
 
 /**
@@ -133,6 +176,8 @@ export interface DigestOptions {
  * before it ({@link Digest.absorb}). Produced by {@link Digest.segment}.
  */
 export interface DigestSegment {
+  /** Which attributes the digest aggregated (`all`, or the names it kept, comma-separated). */
+  aggregated: string;
   attributes: { name: string; type: AttributeType | undefined }[];
   /** Classes in the order they were first seen. */
   classes: ClassState[];
@@ -223,6 +268,8 @@ export interface Metric {
   inexact: boolean;
   min: number;
   max: number;
+  /** Values above zero. */
+  positive: number;
   bucketed: boolean;
   keys: number[] | undefined;
   counts: number[] | undefined;
@@ -318,6 +365,29 @@ const BUCKETED = new Set([
   'Rows_examined',
   'Rows_affected',
   'Bytes_sent',
+]);
+/**
+ * The attributes aggregated by default: what the results report (the Query_time, Lock_time and
+ * Rows_* metrics, and the fields {@link ExecutionSummary} reads).
+ */
+export const REPORTED_ATTRIBUTES: readonly string[] = Object.freeze([
+  'Query_time',
+  'Lock_time',
+  'Rows_sent',
+  'Rows_examined',
+  'Rows_affected',
+  'Created_tmp_tables',
+  'Created_tmp_disk_tables',
+  'Sort_scan_count',
+  'Sort_range_count',
+  'Read_rnd_next',
+  'Tmp_tables',
+  'Tmp_disk_tables',
+  'Tmp_table',
+  'Tmp_table_on_disk',
+  'Filesort',
+  'Full_scan',
+  'Full_join',
 ]);
 const GLOBAL_METRICS = new Set(['Query_time', 'Lock_time', 'Rows_sent', 'Rows_examined']);
 const ADMIN_ZEROED = new Set(['Rows_sent', 'Rows_examined', 'Rows_read', 'Rows_affected']);
@@ -446,6 +516,7 @@ function newMetric(bucketed: boolean, dense: boolean): Metric {
     inexact: false,
     min: Infinity,
     max: -Infinity,
+    positive: 0,
     bucketed,
     keys: bucketed && !dense ? [] : undefined,
     counts: bucketed && !dense ? [] : undefined,
@@ -469,6 +540,7 @@ function addValue(metric: Metric, value: number, bucket: number): void {
   }
   if (value < metric.min) metric.min = value;
   if (value > metric.max) metric.max = value;
+  if (value > 0) metric.positive++;
   if (!metric.bucketed) return;
   const dense = metric.dense;
   if (dense !== undefined) {
@@ -544,6 +616,7 @@ function mergeMetric(into: Metric | undefined, from: Metric, dense: boolean): Me
   target.inexact ||= from.inexact;
   if (from.min < target.min) target.min = from.min;
   if (from.max > target.max) target.max = from.max;
+  target.positive += from.positive;
   if (target.bucketed) {
     if (from.dense) {
       for (let i = 0; i < NUM_BUCK; i++) if (from.dense[i]) addBucket(target, i, from.dense[i]!);
@@ -596,6 +669,34 @@ function parseOrderBy(orderBy: string): { attribute: string; fn: string } {
   return { attribute, fn };
 }
 
+/** Sum of the first of `names` that the class has as a metric (null when none). */
+function sumOfFirst(metrics: Record<string, MetricSummary>, ...names: string[]): number | null {
+  for (const name of names) {
+    const metric = metrics[name];
+    if (metric) return metric.sum;
+  }
+  return null;
+}
+
+/** See {@link ExecutionSummary}: numeric fields first, then Yes/No ones. */
+function executionOf(
+  metrics: Record<string, MetricSummary>,
+  flags: Record<string, FlagSummary>,
+  scanned: Metric | undefined,
+): ExecutionSummary {
+  const yes = (name: string): number | null => flags[name]?.yes ?? null;
+  const scans = metrics.Sort_scan_count;
+  const ranges = metrics.Sort_range_count;
+  return {
+    tmpTables: sumOfFirst(metrics, 'Created_tmp_tables', 'Tmp_tables') ?? yes('Tmp_table'),
+    tmpDiskTables:
+      sumOfFirst(metrics, 'Created_tmp_disk_tables', 'Tmp_disk_tables') ?? yes('Tmp_table_on_disk'),
+    filesorts: scans || ranges ? (scans?.sum ?? 0) + (ranges?.sum ?? 0) : yes('Filesort'),
+    fullScans: yes('Full_scan') ?? (scanned && scanned.cnt > 0 ? scanned.positive : null),
+    fullJoins: yes('Full_join'),
+  };
+}
+
 function isWordChar(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
 }
@@ -604,7 +705,10 @@ function isSpace(c: number): boolean {
   return c === 32 || (c >= 9 && c <= 13); // space \t \n \v \f \r
 }
 
-/** A compiled attribute-line shape: capture k is the value of attribute `ids[k-1]`. */
+/**
+ * A compiled attribute-line shape: capture k is the value of attribute `ids[k-1]` (attributes
+ * the digest ignores are matched without a capture).
+ */
 interface LineTemplate {
   regex: RegExp;
   ids: number[];
@@ -653,6 +757,10 @@ export function createDigest(options: DigestOptions = {}): Digest {
   let sawTs = false;
   let pendingTs = false;
   const maxDistinct = options.maxDistinctValues ?? 100;
+  // The attributes aggregated (undefined: all of them).
+  const kept = options.attributes === 'all' ? undefined : new Set(REPORTED_ATTRIBUTES);
+  if (kept && options.orderBy !== undefined) kept.add(parseOrderBy(options.orderBy).attribute);
+  const aggregated = kept ? [...kept].sort().join(',') : 'all';
   const maxSkipped = options.maxSkipped ?? 1000;
   const attributeIds = new Map<string, number>();
   const attributes: Attribute[] = [];
@@ -700,7 +808,9 @@ export function createDigest(options: DigestOptions = {}): Digest {
       id = attributes.length;
       attributes.push({
         name,
-        kind: IGNORED.has(name) ? Kind.Ignored : (SPECIAL[name] ?? Kind.Attribute),
+        kind: IGNORED.has(name)
+          ? Kind.Ignored
+          : (SPECIAL[name] ?? (kept === undefined || kept.has(name) ? Kind.Attribute : Kind.Ignored)),
         bucketed: BUCKETED.has(name),
         adminZeroed: ADMIN_ZEROED.has(name),
         global: GLOBAL_METRICS.has(name),
@@ -837,10 +947,15 @@ export function createDigest(options: DigestOptions = {}): Digest {
 
   function compileTemplate(prefix: string, ids: readonly number[]): LineTemplate {
     let source = `^${prefix.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')}`;
+    const captured: number[] = [];
     ids.forEach((id, k) => {
-      source += `${k === 0 ? '' : `${SPACE}+`}${attributes[id]!.name}:${SPACE}+(${NON_SPACE}+)`;
+      const attribute = attributes[id]!;
+      // Values nobody reads are matched, not captured (no string is made for them).
+      const value = attribute.kind === Kind.Ignored ? `${NON_SPACE}+` : `(${NON_SPACE}+)`;
+      if (attribute.kind !== Kind.Ignored) captured.push(id);
+      source += `${k === 0 ? '' : `${SPACE}+`}${attribute.name}:${SPACE}+${value}`;
     });
-    return { regex: new RegExp(`${source}${SPACE}*$`), ids: [...ids] };
+    return { regex: new RegExp(`${source}${SPACE}*$`), ids: captured };
   }
 
   /**
@@ -1135,6 +1250,7 @@ export function createDigest(options: DigestOptions = {}): Digest {
     });
     const sample = state.sample;
     return {
+      execution: executionOf(metrics, flags, metricNamed(state, 'Read_rnd_next')),
       checksum: checksum(state.fingerprint),
       fingerprint: binaryToDisplay(state.fingerprint),
       queryCount: state.count,
@@ -1162,6 +1278,11 @@ export function createDigest(options: DigestOptions = {}): Digest {
     };
   }
 
+  function metricNamed(state: ClassState, name: string): Metric | undefined {
+    const id = attributeIds.get(name);
+    return id === undefined ? undefined : state.metrics[id];
+  }
+
   function globalOf(name: string): Metric | undefined {
     const id = attributeIds.get(name);
     return id === undefined ? undefined : globals[id];
@@ -1169,6 +1290,11 @@ export function createDigest(options: DigestOptions = {}): Digest {
 
   function result(report: DigestReportOptions = {}): DigestResult {
     const { attribute, fn } = parseOrderBy(report.orderBy ?? 'Query_time:sum');
+    if (kept !== undefined && !kept.has(attribute) && attribute !== 'query_count' && attribute !== 'count') {
+      throw new RangeError(
+        `ranking by ${attribute} needs a digest that aggregates it: createDigest({ orderBy }) or { attributes: 'all' }`,
+      );
+    }
     // The tiebreaker compares offsets as strings: built once per class, not per comparison
     // (a log with many classes has many ties).
     const ranked: { state: ClassState; value: number | undefined; offset: string }[] = [];
@@ -1204,6 +1330,7 @@ export function createDigest(options: DigestOptions = {}): Digest {
 
   function segment(): DigestSegment {
     return {
+      aggregated,
       attributes: attributes.map((attribute) => ({ name: attribute.name, type: attribute.type })),
       classes: [...classes.values()],
       globals,
@@ -1220,6 +1347,7 @@ export function createDigest(options: DigestOptions = {}): Digest {
 
   function absorb(part: DigestSegment, at: { offset: number; line: number }): boolean {
     // Check first, so that a refusal changes nothing.
+    if (part.aggregated !== aggregated) return false;
     const ids = part.attributes.map((attribute) => attributeIds.get(attribute.name));
     for (let k = 0; k < part.attributes.length; k++) {
       const theirs = part.attributes[k]!.type;

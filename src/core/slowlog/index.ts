@@ -21,6 +21,8 @@ export {
   type DigestReportOptions,
   type DigestResult,
   type DigestSegment,
+  type ExecutionSummary,
+  REPORTED_ATTRIBUTES,
   type FlagSummary,
   type MetricSummary,
 } from './digest.js';

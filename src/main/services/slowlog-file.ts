@@ -43,6 +43,8 @@ export type WorkerChoice = boolean | { path: string | URL; execArgv?: string[] }
 
 /** Options for {@link digestSlowLogFiles}. */
 export interface DigestFilesOptions extends DigestReportOptions {
+  /** `all`: aggregate every attribute of the log, as pt-query-digest does (see DigestOptions). */
+  attributes?: 'reported' | 'all';
   signal?: AbortSignal;
   onProgress?(progress: SlowLogProgress): void;
   /** Minimum time between progress reports. Default 200 ms. */
@@ -77,6 +79,7 @@ export type WorkerMessage =
 export interface WorkerRequest {
   paths: string[];
   orderBy?: string;
+  attributes?: 'reported' | 'all';
   limit?: number;
   chunkSize?: number;
   progressIntervalMs?: number;
@@ -84,6 +87,17 @@ export interface WorkerRequest {
   segment?: { start: number };
   /** The worker script, so that a worker can start its own helper for a big file. */
   workerPath?: string;
+}
+
+/** What every digest of one request aggregates (the helper's segment must match the main digest). */
+function digestOptions(options: Pick<DigestFilesOptions, 'orderBy' | 'attributes'>): {
+  orderBy?: string;
+  attributes?: 'reported' | 'all';
+} {
+  return {
+    ...(options.orderBy === undefined ? {} : { orderBy: options.orderBy }),
+    ...(options.attributes === undefined ? {} : { attributes: options.attributes }),
+  };
 }
 
 function cancelled(): AdvisorError {
@@ -163,7 +177,7 @@ export async function digestStreams(
 ): Promise<SlowLogFileResult> {
   const started = Date.now();
   const totalBytes = inputs.reduce((sum, input) => sum + input.bytes, 0);
-  const digest: Digest = createDigest();
+  const digest: Digest = createDigest(digestOptions(options));
   let bytesRead = 0;
   const report = progressReporter(options, started, totalBytes, () => ({ bytesRead, events: digest.events }));
   for (const input of inputs) {
@@ -252,6 +266,7 @@ function startHelper(
   const request: WorkerRequest = {
     paths: [file],
     segment: { start },
+    ...digestOptions(options),
     ...(options.chunkSize === undefined ? {} : { chunkSize: options.chunkSize }),
     ...(options.progressIntervalMs === undefined ? {} : { progressIntervalMs: options.progressIntervalMs }),
   };
@@ -285,7 +300,7 @@ export async function digestFileSegment(
   const info = await stat(file).catch((error: unknown) => {
     throw fileError(file, error);
   });
-  const digest = createDigest({ segment: true });
+  const digest = createDigest({ segment: true, ...digestOptions(options) });
   const parser = createSlowLogParser({ onEvent: digest.add, onSkip: digest.addSkip });
   let bytesRead = 0;
   let lastReport = 0;
@@ -322,7 +337,7 @@ async function digestFileInParallel(
   options: Omit<DigestFilesOptions, 'worker'>,
 ): Promise<SlowLogFileResult> {
   const started = Date.now();
-  const digest = createDigest();
+  const digest = createDigest(digestOptions(options));
   const parser = createSlowLogParser({
     onEvent: digest.add,
     onSkip: (skip) => digest.addSkip({ ...skip, file: input.name }),
@@ -439,7 +454,7 @@ export async function digestSlowLogFiles(
 
   const request: WorkerRequest = {
     paths: [...paths],
-    ...(options.orderBy === undefined ? {} : { orderBy: options.orderBy }),
+    ...digestOptions(options),
     ...(options.limit === undefined ? {} : { limit: options.limit }),
     ...(options.chunkSize === undefined ? {} : { chunkSize: options.chunkSize }),
     ...(options.progressIntervalMs === undefined ? {} : { progressIntervalMs: options.progressIntervalMs }),

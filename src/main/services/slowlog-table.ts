@@ -119,7 +119,8 @@ export async function readSlowLogTable(
 ): Promise<SlowLogTableResult> {
   const batchSize = Math.max(1, options.batchSize ?? 1000);
   const maxRows = Math.max(1, options.maxRows ?? 100_000);
-  const digest = options.digest ?? createDigest();
+  const digest =
+    options.digest ?? createDigest(options.orderBy === undefined ? {} : { orderBy: options.orderBy });
   let cursor: SlowLogTableCursor = options.cursor ?? { position: 0, anchor: null };
   let reset = false;
   let rowsRead = 0;

@@ -18,6 +18,8 @@ export async function runSlowLogWorker(request: WorkerRequest): Promise<void> {
   try {
     if (request.segment !== undefined) {
       const segment = await digestFileSegment(request.paths[0] ?? '', request.segment.start, {
+        ...(request.orderBy === undefined ? {} : { orderBy: request.orderBy }),
+        ...(request.attributes === undefined ? {} : { attributes: request.attributes }),
         ...(request.chunkSize === undefined ? {} : { chunkSize: request.chunkSize }),
         ...(request.progressIntervalMs === undefined
           ? {}
@@ -29,6 +31,7 @@ export async function runSlowLogWorker(request: WorkerRequest): Promise<void> {
     }
     const result = await digestFilesInThread(request.paths, {
       ...(request.orderBy === undefined ? {} : { orderBy: request.orderBy }),
+      ...(request.attributes === undefined ? {} : { attributes: request.attributes }),
       ...(request.limit === undefined ? {} : { limit: request.limit }),
       ...(request.chunkSize === undefined ? {} : { chunkSize: request.chunkSize }),
       ...(request.progressIntervalMs === undefined ? {} : { progressIntervalMs: request.progressIntervalMs }),

@@ -22,6 +22,7 @@ import {
   type SlowLogWindowPlan,
   type TopClass,
   type TopClassList,
+  type TopExecution,
   type TopSortKey,
   type WorkloadTimeline,
 } from '../../core/capture/index.js';
@@ -95,6 +96,37 @@ function count(value: number | null): string {
   return Math.round(value * 100) % 100 === 0
     ? wholeNumber.format(Math.round(value))
     : twoDecimals.format(value);
+}
+
+const EXECUTION_LABELS: [keyof TopExecution, string, string][] = [
+  ['tmpTables', 'tmp tables', 'Internal temporary tables created (or statements that used one)'],
+  ['tmpDiskTables', 'on disk', 'Temporary tables created on disk'],
+  ['filesorts', 'sorts', 'Sorts done (filesort)'],
+  ['fullScans', 'full scans', 'Statements that scanned a whole table'],
+  ['fullJoins', 'full joins', 'Joins that used no index'],
+];
+
+/** Tmp tables, sorts, scans of the selected class; only the counters the source has. */
+function ExecutionLine({ execution }: { execution: TopExecution }) {
+  const known = EXECUTION_LABELS.filter(([key]) => execution[key] !== null);
+  if (known.length === 0) {
+    return (
+      <p className="status-bar__muted" data-testid="top-execution">
+        No tmp-table, sort or scan counters in this source (MySQL: log_slow_extra=ON; MariaDB:
+        log_slow_verbosity=query_plan).
+      </p>
+    );
+  }
+  return (
+    <p className="status-bar__muted" data-testid="top-execution">
+      {known.map(([key, label, title], index) => (
+        <span key={key} title={title} className={execution[key]! > 0 ? 'top__execution--hot' : undefined}>
+          {index > 0 ? ' · ' : ''}
+          {label} {count(execution[key])}
+        </span>
+      ))}
+    </p>
+  );
 }
 
 function epoch(text: string | null): number | null {
@@ -901,6 +933,7 @@ export function TopQueriesPanel({
                   histogram={histogram?.id === chosen.id ? histogram.value : chosen.histogram}
                   latency={chosen.latency}
                 />
+                <ExecutionLine execution={chosen.execution} />
                 {chosen.example && chosen.normalized && (
                   <label className="top__statement-choice">
                     Statement

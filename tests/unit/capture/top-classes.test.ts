@@ -69,8 +69,29 @@ describe('topClassesFromDigest', () => {
         totalSeconds: source.queryTime?.sum ?? 0,
         latency: { p95: source.queryTime?.p95 ?? null, max: source.queryTime?.max ?? null, lifetime: false },
         example: source.example.sql,
+        execution: source.execution,
       });
     }
+  });
+
+  it('carries the execution counters a MariaDB query_plan log has (null where it has none)', () => {
+    const rows = topClassesFromDigest(digestOf('tests/fixtures/slowlogs/generated/mariadb-workload.log'));
+    const grouped = rows.find((entry) => entry.fingerprint.includes('group by customer'));
+    expect(grouped?.execution).toEqual({
+      tmpTables: 0,
+      tmpDiskTables: 0,
+      filesorts: 0,
+      fullScans: 1,
+      fullJoins: 0,
+    });
+    const create = rows.find((entry) => entry.fingerprint.startsWith('create table'));
+    expect(create?.execution).toEqual({
+      tmpTables: null,
+      tmpDiskTables: null,
+      filesorts: null,
+      fullScans: null,
+      fullJoins: null,
+    });
   });
 });
 
@@ -131,6 +152,8 @@ describe('export', () => {
       expect(Number(row[column('total_s')])).toBe(entry.totalSeconds);
       expect(row[column('p95_s')]).toBe(entry.latency.p95 === null ? '' : String(entry.latency.p95));
       expect(row[column('example')]).toBe(entry.example);
+      expect(row[column('tmp_tables')]).toBe(String(entry.execution.tmpTables ?? ''));
+      expect(row[column('full_scans')]).toBe(String(entry.execution.fullScans ?? ''));
     });
   });
 

@@ -4,7 +4,13 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fingerprintKey } from '../../../src/core/fingerprint/fingerprint.js';
-import { createDigest, createSlowLogParser, type DigestResult } from '../../../src/core/slowlog/index.js';
+import {
+  createDigest,
+  createSlowLogParser,
+  REPORTED_ATTRIBUTES,
+  type DigestOptions,
+  type DigestResult,
+} from '../../../src/core/slowlog/index.js';
 import { createDigest as referenceDigest } from '../../support/slowlog-reference/digest.js';
 import { fingerprintKey as referenceKey } from '../../support/slowlog-reference/fingerprint.js';
 import { createSlowLogParser as referenceParser } from '../../support/slowlog-reference/parser.js';
@@ -20,17 +26,40 @@ const logs = ['percona', 'generated'].flatMap((dir) =>
     })),
 );
 
-function ours(chunks: readonly string[]): DigestResult {
-  const digest = createDigest();
+function digestOf(chunks: readonly string[], options: DigestOptions): DigestResult {
+  const digest = createDigest(options);
   const parser = createSlowLogParser({ onEvent: digest.add, onSkip: digest.addSkip });
   for (const chunk of chunks) parser.push(chunk);
   parser.end();
-  const result = digest.result();
-  // The histogram is new (the reference has none); histogram.test.ts checks it.
+  return digest.result();
+}
+
+/** Every attribute aggregated, like the reference (and pt-query-digest). */
+function ours(chunks: readonly string[]): DigestResult {
+  const result = digestOf(chunks, { attributes: 'all' });
+  // The histogram and the execution summary are new (the reference has neither);
+  // histogram.test.ts and execution.test.ts check them.
   return {
     ...result,
-    classes: result.classes.map(({ queryTimeHistogram: _, ...rest }) => rest),
+    classes: result.classes.map(({ queryTimeHistogram: _, execution: __, ...rest }) => rest),
   } as DigestResult;
+}
+
+function pick<T>(record: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(Object.entries(record).filter(([name]) => REPORTED_ATTRIBUTES.includes(name)));
+}
+
+/**
+ * The default digest (reported attributes only) must equal the full one with its metrics and
+ * flags cut to the reported attributes: skipping the others changes nothing else.
+ */
+function expectReportedSubset(chunks: readonly string[]): void {
+  const full = digestOf(chunks, { attributes: 'all' });
+  const reported = digestOf(chunks, {});
+  expect(reported).toEqual({
+    ...full,
+    classes: full.classes.map((c) => ({ ...c, metrics: pick(c.metrics), flags: pick(c.flags) })),
+  });
 }
 
 function reference(chunks: readonly string[]): DigestResult {
@@ -116,6 +145,7 @@ function mutate(text: string, edits: readonly Edit[]): string {
 describe('optimised slow-log path = reference implementation', () => {
   it.each(logs.map((log) => [log.name, log] as const))('%s', (_, log) => {
     expect(ours([log.text])).toEqual(reference([log.text]));
+    expectReportedSubset([log.text]);
   });
 
   it('mutated corpus logs, in random chunks', () => {
@@ -128,6 +158,7 @@ describe('optimised slow-log path = reference implementation', () => {
         (log, edits, sizes) => {
           const text = mutate(log.text, edits);
           expect(ours(chunked(text, sizes))).toEqual(reference([text]));
+          expectReportedSubset(chunked(text, sizes));
         },
       ),
       { numRuns: 300, seed: 55 },
@@ -147,7 +178,10 @@ describe('optimised slow-log path = reference implementation', () => {
       'Thread_id',
       'Bytes_sent',
       'Tmp_tables',
+      'Created_tmp_tables',
+      'Read_rnd_next',
       'Filesort',
+      'Full_scan',
       'Schema',
       'Start',
       'Killed',
@@ -185,6 +219,7 @@ describe('optimised slow-log path = reference implementation', () => {
         (events, sizes) => {
           const text = events.join('');
           expect(ours(chunked(text, sizes))).toEqual(reference([text]));
+          expectReportedSubset(chunked(text, sizes));
         },
       ),
       { numRuns: 300, seed: 7 },
