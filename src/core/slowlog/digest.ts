@@ -836,6 +836,20 @@ export function createDigest(options: DigestOptions = {}): Digest {
   }
   const queryTimeId = idOf('Query_time');
 
+  // The parser's header names (`ts`, `user`, `host`, `Thread_id`, `timestamp`…) are a few
+  // literals: a short list compared by identity costs less than a Map lookup per name.
+  const opNames: string[] = [];
+  const opIds: number[] = [];
+  function opId(name: string): number {
+    for (let k = 0; k < opNames.length; k++) if (opNames[k] === name) return opIds[k]!;
+    const id = idOf(name);
+    if (opNames.length < 16) {
+      opNames.push(name);
+      opIds.push(id);
+    }
+    return id;
+  }
+
   /** Records `name: raw` for the current event. */
   function setRaw(id: number, raw: string): void {
     const attribute = attributes[id]!;
@@ -1084,7 +1098,7 @@ export function createDigest(options: DigestOptions = {}): Digest {
       for (let i = 0; i + 1 < ops.length; i += 2) {
         const op = ops[i]!;
         if (op === ATTRIBUTE_LINE_OP) readAttributeLine(ops[i + 1] as string);
-        else setRaw(idOf(op), ops[i + 1] as string);
+        else setRaw(opId(op), ops[i + 1] as string);
       }
     } else {
       const props = event.properties;
@@ -1111,13 +1125,18 @@ export function createDigest(options: DigestOptions = {}): Digest {
       tsPending = segmentMode && !sawTs;
       if (tsPending) pendingTs = true;
     }
+    // A slice of the log for ISO times (normalizeTimestamp leaves those as they are), so it is
+    // detached only where it is kept; MySQL 5 times repeat (one per second) and are cached.
     let tsNorm: string | undefined;
     if (ts !== undefined) {
-      if (ts !== lastTsRaw) {
-        lastTsRaw = ts;
-        lastTsNorm = detach(normalizeTimestamp(ts));
+      if (ts.charCodeAt(4) === 45 /* - */) tsNorm = ts;
+      else {
+        if (ts !== lastTsRaw) {
+          lastTsRaw = ts;
+          lastTsNorm = detach(normalizeTimestamp(ts));
+        }
+        tsNorm = lastTsNorm;
       }
-      tsNorm = lastTsNorm;
     }
     const adminZero = event.query.startsWith('administrator');
 
@@ -1128,7 +1147,7 @@ export function createDigest(options: DigestOptions = {}): Digest {
       state = newClass(fp, event.offset, {
         query: detach(event.query),
         queryTime: undefined,
-        ts: tsNorm,
+        ts: tsNorm === undefined ? undefined : detach(tsNorm),
         db,
         line: event.line,
         dbPending,
@@ -1141,10 +1160,19 @@ export function createDigest(options: DigestOptions = {}): Digest {
     if (tsPending) state.pendingTs = true;
     if (event.offset > state.maxOffset) state.maxOffset = event.offset;
     if (tsNorm !== undefined) {
-      if (state.tsMin === undefined || tsNorm < state.tsMin) state.tsMin = tsNorm;
-      if (state.tsMax === undefined || tsNorm > state.tsMax) state.tsMax = tsNorm;
-      if (tsMin === undefined || tsNorm < tsMin) tsMin = tsNorm;
-      if (tsMax === undefined || tsNorm > tsMax) tsMax = tsNorm;
+      if (tsMax === undefined || tsNorm > tsMax) {
+        // The newest time so far (the usual case: logs are written in time order). No class's
+        // tsMax is above the global one, and the minimums are set at the first time seen.
+        const own = detach(tsNorm);
+        tsMax = own;
+        tsMin ??= own;
+        state.tsMax = own;
+        state.tsMin ??= own;
+      } else {
+        if (state.tsMin === undefined || tsNorm < state.tsMin) state.tsMin = detach(tsNorm);
+        if (state.tsMax === undefined || tsNorm > state.tsMax) state.tsMax = detach(tsNorm);
+        if (tsMin === undefined || tsNorm < tsMin) tsMin = detach(tsNorm);
+      }
     }
     if (db !== undefined) addDistinct(state, 'dbs', stripBackticks(db));
     if (evUser !== undefined) addDistinct(state, 'users', evUser);

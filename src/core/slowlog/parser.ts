@@ -372,7 +372,7 @@ export function createSlowLogParser(options: SlowLogParserOptions): SlowLogParse
         foundArg = true;
         gotAc = true;
       } else if (ATTRIBUTE_LINE.test(text)) {
-        if (EMPTY_SCHEMA.test(text)) text = text.replace(SCHEMA_PREFIX, '');
+        if (text.includes('Schema:') && EMPTY_SCHEMA.test(text)) text = text.replace(SCHEMA_PREFIX, '');
         ops.push(ATTRIBUTE_LINE_OP, text);
       } else if (!gotDb && (m = USE_LINE.exec(text))) {
         ops.push('db', m[1] ?? '');
