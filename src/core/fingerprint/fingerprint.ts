@@ -174,6 +174,68 @@ export function fingerprintKey(query: string): string | undefined {
   return text.replace(DIGIT_RUN, '0');
 }
 
+/**
+ * For a *plain* query — no `'`, `"`, `\`, `#`, `/*` or `--`, and not starting (after
+ * whitespace) with call/use/administrator — {@link fingerprintKey} is the query with every
+ * digit run shortened to `0` (no comment or string step applies). This returns a 32-bit hash
+ * of that key without building it, or -1 when the query is not plain; {@link sameKey} compares
+ * two plain queries' keys in place. Together they let a digest find a query's fingerprint
+ * without allocating the key string (tests/unit/fingerprint/plain-key.test.ts checks both
+ * against fingerprintKey).
+ */
+export function plainKeyHash(query: string): number {
+  const n = query.length;
+  let hash = n === 0 ? 0 : 1;
+  let inDigits = false;
+  for (let i = 0; i < n; i++) {
+    const c = query.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      if (!inDigits) {
+        hash = (Math.imul(hash, 31) + 48) | 0;
+        inDigits = true;
+      }
+      continue;
+    }
+    inDigits = false;
+    if (c === 39 || c === 34 || c === 92 || c === 35) return -1; // ' " \ #
+    if (
+      (c === 42 && i > 0 && query.charCodeAt(i - 1) === 47) ||
+      (c === 45 && i > 0 && query.charCodeAt(i - 1) === 45)
+    ) {
+      return -1; // /* or --
+    }
+    hash = (Math.imul(hash, 31) + c) | 0;
+  }
+  if (KEY_UNSAFE_START.test(query)) return -1;
+  return hash & 0x7fffffff;
+}
+
+/** Whether two plain queries (see {@link plainKeyHash}) have the same key. */
+export function sameKey(a: string, b: string): boolean {
+  const n = a.length;
+  const m = b.length;
+  let i = 0;
+  let j = 0;
+  while (i < n && j < m) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(j);
+    const xDigit = x >= 48 && x <= 57;
+    const yDigit = y >= 48 && y <= 57;
+    if (xDigit !== yDigit) return false;
+    if (xDigit) {
+      do i++;
+      while (i < n && a.charCodeAt(i) >= 48 && a.charCodeAt(i) <= 57);
+      do j++;
+      while (j < m && b.charCodeAt(j) >= 48 && b.charCodeAt(j) <= 57);
+      continue;
+    }
+    if (x !== y) return false;
+    i++;
+    j++;
+  }
+  return i === n && j === m;
+}
+
 const HEX = '0123456789ABCDEF';
 
 /**

@@ -1,2 +1,10 @@
 // Public surface of the fingerprint module.
-export { asciiLower, binaryStringToBytes, checksum, fingerprint, fingerprintKey } from './fingerprint.js';
+export {
+  asciiLower,
+  binaryStringToBytes,
+  checksum,
+  fingerprint,
+  fingerprintKey,
+  plainKeyHash,
+  sameKey,
+} from './fingerprint.js';

@@ -28,7 +28,7 @@
  * a string (pt-query-digest 3.2.1's tiebreaker). Classes without the ranking attribute, which
  * pt-query-digest leaves out of its report, come last instead of disappearing.
  */
-import { checksum, fingerprint, fingerprintKey } from '../fingerprint/fingerprint.js';
+import { checksum, fingerprint, fingerprintKey, plainKeyHash, sameKey } from '../fingerprint/fingerprint.js';
 import type { SlowLogEvent, SlowLogSkip } from './parser.js';
 import { ATTRIBUTE_LINE_OP, ParsedSlowLogEvent, perlTruthy } from './parser.js';
 import { binaryToDisplay, detach } from './text.js';
@@ -747,6 +747,8 @@ function stripBackticks(db: string): string {
   return db.charCodeAt(0) === 96 || db.endsWith('`') ? db.replace(/^`|`$/g, '') : db;
 }
 
+/** Slots of the plain-query fingerprint table (a power of two; cleared when half full). */
+const PLAIN_SLOTS = 1 << 15;
 /** Queries whose fingerprints are cached, at most; the cache is cleared when full. */
 const FINGERPRINT_CACHE_SIZE = 20_000;
 
@@ -769,6 +771,12 @@ export function createDigest(options: DigestOptions = {}): Digest {
   const classes = new Map<string, ClassState>();
   const globals: (Metric | undefined)[] = [];
   const fingerprints = new Map<string, string>();
+  // Plain queries (see plainKeyHash): an open-addressed table by key hash holding one query of
+  // each key and its fingerprint, so the key string is never built for them.
+  const plainHashes = new Int32Array(PLAIN_SLOTS).fill(-1);
+  const plainQueries: (string | undefined)[] = new Array<string | undefined>(PLAIN_SLOTS);
+  const plainFingerprints: (string | undefined)[] = new Array<string | undefined>(PLAIN_SLOTS);
+  let plainCount = 0;
   const skipped: SlowLogSkip[] = [];
   let skippedTotal = 0;
   let events = 0;
@@ -1078,6 +1086,29 @@ export function createDigest(options: DigestOptions = {}): Digest {
   }
 
   function fingerprintOf(query: string): string {
+    const hash = plainKeyHash(query);
+    if (hash >= 0) {
+      let slot = hash & (PLAIN_SLOTS - 1);
+      for (;;) {
+        const seen = plainHashes[slot]!;
+        if (seen === -1) break;
+        if (seen === hash && sameKey(plainQueries[slot]!, query)) return plainFingerprints[slot]!;
+        slot = (slot + 1) & (PLAIN_SLOTS - 1);
+      }
+      if (plainCount >= PLAIN_SLOTS / 2) {
+        plainHashes.fill(-1);
+        plainQueries.fill(undefined);
+        plainFingerprints.fill(undefined);
+        plainCount = 0;
+        slot = hash & (PLAIN_SLOTS - 1);
+      }
+      const fp = detach(fingerprint(query));
+      plainHashes[slot] = hash;
+      plainQueries[slot] = detach(query);
+      plainFingerprints[slot] = fp;
+      plainCount++;
+      return fp;
+    }
     const key = fingerprintKey(query);
     if (key === undefined) return fingerprint(query);
     let fp = fingerprints.get(key);

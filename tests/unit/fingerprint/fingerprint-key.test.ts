@@ -3,7 +3,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fingerprint, fingerprintKey } from '../../../src/core/fingerprint/index.js';
+import { fingerprint, fingerprintKey, plainKeyHash, sameKey } from '../../../src/core/fingerprint/index.js';
 import { parseSlowLog } from '../../../src/core/slowlog/index.js';
 
 const fixtures = fileURLToPath(new URL('../../fixtures/slowlogs/', import.meta.url));
@@ -145,5 +145,61 @@ describe('fingerprintKey', () => {
         fingerprintKey("SELECT c FROM sbtest1 /* x */WHERE id=5 AND k='x y z'"),
       ]).size,
     ).toBe(1);
+  });
+});
+
+describe('plainKeyHash / sameKey (the digest’s allocation-free path for plain queries)', () => {
+  const plainPieces = pieces.filter((piece) => !/['"\\#]|\/\*|--/.test(piece));
+  const fold = (query: string): string => query.replace(/[0-9]+/g, '0');
+
+  it('a plain query’s key is the query with digit runs shortened; anything else is refused', () => {
+    let plain = 0;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...starts),
+        fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 30 }),
+        (start, parts) => {
+          const query = start + parts.join('');
+          const hash = plainKeyHash(query);
+          if (hash === -1) {
+            // Refused: the query holds a quote, backslash or comment marker, or starts like
+            // call/use/administrator (fingerprintKey's own path handles it).
+            expect(/['"\\#]|\/\*|--/.test(query) || /^\s*(?:call|use|administrator)/i.test(query)).toBe(true);
+            return;
+          }
+          plain++;
+          expect(fingerprintKey(query)).toBe(fold(query));
+          expect(fingerprint(query)).toBe(fingerprint(fold(query)));
+        },
+      ),
+      { numRuns: 20_000, seed: 11 },
+    );
+    expect(plain).toBeGreaterThan(1_000);
+  });
+
+  it('equal hashes and sameKey exactly when the folded keys are equal', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...plainPieces), { minLength: 1, maxLength: 12 }),
+        fc.array(fc.constantFrom(...plainPieces), { minLength: 1, maxLength: 12 }),
+        fc.boolean(),
+        (a, b, relabel) => {
+          const x = `SELECT ${a.join('')}`;
+          // Half the time, the same text with other digits: the keys must then be equal.
+          const y = relabel
+            ? x.replace(/[0-9]+/g, (run) => String(Number(run.slice(0, 6)) * 7 + 1))
+            : `SELECT ${b.join('')}`;
+          const same = fold(x) === fold(y);
+          expect(sameKey(x, y)).toBe(same);
+          expect(sameKey(y, x)).toBe(same);
+          if (same) expect(plainKeyHash(x)).toBe(plainKeyHash(y));
+        },
+      ),
+      { numRuns: 20_000, seed: 12 },
+    );
+    expect(sameKey('id=5012', 'id=7')).toBe(true);
+    expect(sameKey('id=5012', 'id=7 ')).toBe(false);
+    expect(sameKey('t1', 'tx')).toBe(false);
+    expect(sameKey('', '')).toBe(true);
   });
 });
