@@ -271,10 +271,13 @@ export function createSlowLogParser(options: SlowLogParserOptions): SlowLogParse
     for (let i = n > 24 ? n - 24 : 0; i < n; i++) hash = (Math.imul(hash, 31) + text.charCodeAt(i)) | 0;
     const slot = hash & (USER_HOST_SLOTS - 1);
     if (userHostLines[slot] === text) return userHostValues[slot];
-    const m = USER_HOST_LINE.exec(text);
+    // Match on a copy of the line: the cached values would otherwise be slices of the read
+    // buffer and keep a whole chunk alive per slot.
+    const own = text.length < 13 ? text : (' ' + text).slice(1);
+    const m = USER_HOST_LINE.exec(own);
     const pairs: string[] | undefined = m ? [] : undefined;
     if (m && pairs) setUserHost(pairs, m);
-    userHostLines[slot] = text.length < 13 ? text : (' ' + text).slice(1);
+    userHostLines[slot] = own;
     userHostValues[slot] = pairs;
     return pairs;
   }
