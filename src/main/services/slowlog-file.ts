@@ -65,6 +65,9 @@ export interface DigestFilesOptions extends DigestReportOptions {
   parallel?: false | { path: string | URL; execArgv?: string[] };
 }
 
+/** What ends a slow-log record (pt-query-digest's `$/`), as bytes. */
+const RECORD_SEPARATOR = Buffer.from(';\n#', 'latin1');
+
 /** Files smaller than this are digested on one thread. */
 export const PARALLEL_MIN_BYTES = 16 * 1024 * 1024;
 
@@ -228,12 +231,26 @@ async function pump(
   onBytes: (n: number) => void,
 ): Promise<void> {
   try {
+    // Each chunk is cut after its last record separator and the rest carried into the next
+    // one, so the parser gets whole records: it never joins a leftover to a 1 MiB chunk, which
+    // V8 would copy onto its heap (a chunk read as Latin-1 stays outside it).
+    let carry: Buffer | undefined;
     for await (const chunk of stream) {
       if (signal?.aborted) throw cancelled();
       const buffer = chunk as Buffer;
-      parser.push(buffer.toString('latin1'));
+      const data = carry ? Buffer.concat([carry, buffer]) : buffer;
+      const end = data.lastIndexOf(RECORD_SEPARATOR);
+      if (end === -1) {
+        parser.push(data.toString('latin1'));
+        carry = undefined;
+      } else {
+        const cut = end + RECORD_SEPARATOR.length;
+        parser.push(data.toString('latin1', 0, cut));
+        carry = cut < data.length ? Buffer.from(data.subarray(cut)) : undefined;
+      }
       onBytes(buffer.length);
     }
+    if (carry) parser.push(carry.toString('latin1'));
   } catch (error) {
     stream.destroy();
     if (error instanceof AdvisorError) throw error;
