@@ -234,19 +234,34 @@ async function pump(
     // Each chunk is cut after its last record separator and the rest carried into the next
     // one, so the parser gets whole records: it never joins a leftover to a 1 MiB chunk, which
     // V8 would copy onto its heap (a chunk read as Latin-1 stays outside it).
+    // The carried rest and the head of the next chunk up to its first separator are pushed as
+    // one small string; the chunk's body is pushed on its own.
+    const size = RECORD_SEPARATOR.length;
     let carry: Buffer | undefined;
     for await (const chunk of stream) {
       if (signal?.aborted) throw cancelled();
       const buffer = chunk as Buffer;
-      const data = carry ? Buffer.concat([carry, buffer]) : buffer;
-      const end = data.lastIndexOf(RECORD_SEPARATOR);
-      if (end === -1) {
-        parser.push(data.toString('latin1'));
+      let from = 0;
+      if (carry) {
+        const first = buffer.indexOf(RECORD_SEPARATOR);
+        // The separator may also straddle the two: the parser finds it either way.
+        if (first === -1) parser.push(carry.toString('latin1'));
+        else {
+          from = first + size;
+          parser.push(carry.toString('latin1') + buffer.toString('latin1', 0, from));
+        }
         carry = undefined;
-      } else {
-        const cut = end + RECORD_SEPARATOR.length;
-        parser.push(data.toString('latin1', 0, cut));
-        carry = cut < data.length ? Buffer.from(data.subarray(cut)) : undefined;
+      }
+      const last = buffer.lastIndexOf(RECORD_SEPARATOR);
+      const cut = last === -1 ? -1 : last + size;
+      if (cut > from) {
+        parser.push(buffer.toString('latin1', from, cut));
+        from = cut;
+      }
+      // No separator in the chunk (a record longer than a chunk): no point carrying it.
+      if (from < buffer.length) {
+        if (last === -1) parser.push(buffer.toString('latin1', from));
+        else carry = Buffer.from(buffer.subarray(from));
       }
       onBytes(buffer.length);
     }
