@@ -148,7 +148,6 @@ const ATTRIBUTE_LINE = /^# +[A-Z][A-Za-z_]+: [^ \t\n\r\f\v]/;
 const EMPTY_SCHEMA = new RegExp(`Schema:${WS}+\\w+: `);
 const SCHEMA_PREFIX = new RegExp(`Schema:${WS}+`);
 const USE_LINE = /^use ([^;]+)/;
-const SET_TIMESTAMP = /^SET timestamp=(\d+)(?:;|$)/;
 const SET_LINE = new RegExp(`^SET${WS}+([^;]*)`);
 const SET_SPLIT = new RegExp(`,|${WS}*=${WS}*`);
 const LEADING_WS = new RegExp(`^${WS}+`);
@@ -162,8 +161,8 @@ const NONE: readonly string[] = Object.freeze([]);
 type Read = string | undefined | typeof NEED_MORE;
 
 interface Outcome {
-  event?: SlowLogEvent;
-  skip?: string;
+  event: SlowLogEvent | undefined;
+  skip: string | undefined;
   front: readonly string[];
   back: readonly string[];
 }
@@ -216,8 +215,13 @@ function hasBannerWord(text: string, from = 0): boolean {
  */
 function mayHoldBanner(record: string): boolean {
   const firstEnd = record.indexOf('\n');
-  if (firstEnd === -1) return hasBannerWord(record);
-  if (hasBannerWord(record.slice(0, firstEnd))) return true;
+  // The first line's only line start is the record's start: a banner there starts with `/` or
+  // A-Z (a record read after `;\n#` usually starts with a space: ` Time: …`).
+  const c = record.charCodeAt(0);
+  if (c === 47 /* / */ || (c >= 65 && c <= 90)) {
+    if (firstEnd === -1) return hasBannerWord(record);
+    if (hasBannerWord(record.slice(0, firstEnd))) return true;
+  } else if (firstEnd === -1) return false;
   let p = firstEnd + 1;
   while (p < record.length && record.charCodeAt(p) === 35 /* # */) {
     const end = record.indexOf('\n', p);
@@ -225,6 +229,20 @@ function mayHoldBanner(record: string): boolean {
     p = end + 1;
   }
   return p < record.length && hasBannerWord(record, p);
+}
+
+/** `SET timestamp=(\d+)(?:;|$)` at the start of `line`: the digits, else undefined. */
+function timestampOfSetLine(line: string): string | undefined {
+  if (!line.startsWith('SET timestamp=')) return undefined;
+  const n = line.length;
+  let i = 14;
+  while (i < n) {
+    const c = line.charCodeAt(i);
+    if (c < 48 || c > 57) break;
+    i++;
+  }
+  if (i === 14 || (i < n && line.charCodeAt(i) !== 59) /* ; */) return undefined;
+  return line.slice(14, i);
 }
 
 function countNewlines(text: string, from: number, to: number): number {
@@ -282,6 +300,8 @@ export function createSlowLogParser(options: SlowLogParserOptions): SlowLogParse
     return pairs;
   }
 
+  const scratchOutcome: Outcome = { event: undefined, skip: undefined, front: NONE, back: NONE };
+
   function skip(lineNo: number, offset: number, reason: string): void {
     options.onSkip?.({ line: lineNo, offset, reason });
   }
@@ -319,7 +339,12 @@ export function createSlowLogParser(options: SlowLogParserOptions): SlowLogParse
     lineNo: number,
     hashed?: string,
   ): Outcome | typeof NEED_MORE {
-    const out: Outcome = { front: NONE, back: NONE };
+    // One outcome object per parser: drain() reads it before the next record.
+    const out = scratchOutcome;
+    out.event = undefined;
+    out.skip = undefined;
+    out.front = NONE;
+    out.back = NONE;
     let stmt = raw;
     let banner = false;
     if (mayHoldBanner(stmt) && BANNER.test(stmt)) {
@@ -358,6 +383,7 @@ export function createSlowLogParser(options: SlowLogParserOptions): SlowLogParse
       }
       let m: RegExpExecArray | null;
       let userHost: readonly string[] | undefined;
+      let setTimestamp: string | undefined;
       if (!gotTs && text.startsWith('# Time: ') && (m = TS_LINE.exec(text))) {
         ops.push('ts', m[1] ?? '');
         gotTs = true;
@@ -380,8 +406,8 @@ export function createSlowLogParser(options: SlowLogParserOptions): SlowLogParse
       } else if (!gotDb && (m = USE_LINE.exec(text))) {
         ops.push('db', m[1] ?? '');
         gotDb = true;
-      } else if (!gotSet && (m = SET_TIMESTAMP.exec(text))) {
-        ops.push('timestamp', m[1] ?? ''); // the common case of the general rule below
+      } else if (!gotSet && (setTimestamp = timestampOfSetLine(text)) !== undefined) {
+        ops.push('timestamp', setTimestamp); // the common case of the general rule below
         gotSet = true;
       } else if (!gotSet && (m = SET_LINE.exec(text))) {
         const parts = perlSplit(m[1] ?? '', SET_SPLIT);
