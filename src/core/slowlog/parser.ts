@@ -140,7 +140,6 @@ const BANNER = new RegExp(
   `(?:^|(?<=\\n))(?:T[cC][pP]${WS}[pP]ort:${WS}+\\d+|[/A-Z][^\\n]*mysqld,${WS}Version[^\\n]*(?:started${WS}with:|embedded${WS}library)|Time${WS}+Id${WS}+Command)[^\\n]*\\n`,
   'g',
 );
-const TS_LINE = /^# Time: ((?:[0-9: ]{15})|(?:[-0-9: T]{19}))/;
 const USER_HOST_LINE = new RegExp(
   `# User@Host: ([^\\[]+|\\[[^\\[]+\\])[^\\n]*?@ ([^ \\t\\n\\r\\f\\v]*) \\[([^\\n]*)\\]${WS}*(?:Id:${WS}*(\\d+))?`,
 );
@@ -189,17 +188,37 @@ function trimTerminator(stmt: string): string {
   return stmt;
 }
 
-function isHeaderCandidate(line: string): boolean {
-  const c = line.charCodeAt(0);
+/**
+ * Whether the line starting at `at` is a header candidate. No prefix tested holds a newline, so
+ * none can match across the line's end.
+ */
+function isHeaderCandidate(text: string, at: number): boolean {
+  const c = text.charCodeAt(at);
   if (c === 35 /* # */) return true;
-  if (c === 117 /* u */) return line.startsWith('use ');
+  if (c === 117 /* u */) return text.startsWith('use ', at);
   if (c === 83 /* S */)
     return (
-      line.startsWith('SET timestamp') ||
-      line.startsWith('SET insert_id') ||
-      line.startsWith('SET last_insert_id')
+      text.startsWith('SET timestamp', at) ||
+      text.startsWith('SET insert_id', at) ||
+      text.startsWith('SET last_insert_id', at)
     );
   return false;
+}
+
+function isTimeChar(c: number, iso: boolean): boolean {
+  return (c >= 48 && c <= 57) || c === 58 || c === 32 || (iso && (c === 45 || c === 84)); // 0-9 : space (- T)
+}
+
+/** `^# Time: ((?:[0-9: ]{15})|(?:[-0-9: T]{19}))` on a line: the time, else undefined. */
+function timeOfLine(line: string): string | undefined {
+  if (!line.startsWith('# Time: ')) return undefined;
+  const n = line.length;
+  let k = 8;
+  while (k < 23 && k < n && isTimeChar(line.charCodeAt(k), false)) k++;
+  if (k === 23) return line.slice(8, 23);
+  k = 8;
+  while (k < 27 && k < n && isTimeChar(line.charCodeAt(k), true)) k++;
+  return k === 27 ? line.slice(8, 27) : undefined;
 }
 
 /** Whether `text` from `from` on holds a literal that every BANNER alternative contains. */
@@ -375,17 +394,18 @@ export function createSlowLogParser(options: SlowLogParserOptions): SlowLogParse
     while (start < len || (start === 0 && len === 0)) {
       let end = stmt.indexOf('\n', start);
       if (end === -1) end = len;
-      let text = stmt.slice(start, end);
-      const pos = end;
-      if (!isHeaderCandidate(text)) {
+      if (!isHeaderCandidate(stmt, start)) {
         query = stmt.slice(start);
         break;
       }
+      let text = stmt.slice(start, end);
+      const pos = end;
       let m: RegExpExecArray | null;
       let userHost: readonly string[] | undefined;
       let setTimestamp: string | undefined;
-      if (!gotTs && text.startsWith('# Time: ') && (m = TS_LINE.exec(text))) {
-        ops.push('ts', m[1] ?? '');
+      let ts: string | undefined;
+      if (!gotTs && (ts = timeOfLine(text)) !== undefined) {
+        ops.push('ts', ts);
         gotTs = true;
         let pairs: readonly string[] | undefined;
         if (!gotUh && text.includes('# User@Host: ') && (pairs = userHostPairs(text))) {
