@@ -10,8 +10,8 @@
  *   --ours-mb N     also digest an N MiB generated log with Sargable only (memory stays flat)
  *   --skip-pt       do not run pt-query-digest
  *   --one-thread    digest on one thread (default: a big file is split across two threads)
- *   --runs N        run our side N times (default 5) and compare its median run with
- *                   pt-query-digest's one run (see below)
+ *   --runs N        run our side N times (default 5; half before, half after pt-query-digest)
+ *                   and compare its median run with pt-query-digest's one run
  *   --all-attributes  aggregate every attribute as pt-query-digest does (default: the reported
  *                   ones, what `sargable digest` and the app do; see docs/slowlog.md)
  *   --keep          keep the log files (in the OS temp dir) instead of deleting them
@@ -161,31 +161,41 @@ try {
       ? await sysbenchLog(Number(values.sysbench))
       : generate(Number(values.mb));
   const bytes = statSync(file).size;
+  const load = os
+    .loadavg()
+    .map((n) => n.toFixed(1))
+    .join(' ');
   // Our run lasts about a second, so one burst of CPU steal on a shared machine can cost it a
-  // quarter of its speed, while pt-query-digest's minute-long run averages such bursts out: we
-  // run ours --runs times (default 5) and take the median run (by wall time), printing them all.
-  const runs = Array.from({ length: Math.max(1, Number(values.runs)) }, () => ours(file));
+  // quarter of its speed, while pt-query-digest's minute-long run averages such bursts out. We
+  // run ours --runs times (default 5), half before and half after pt-query-digest's run so that
+  // a change in the machine's speed meanwhile weighs on both, and take the median run.
+  const total = Math.max(1, Number(values.runs));
+  const runs = [];
+  const skipPt = values['skip-pt'];
+  for (let i = 0; i < (skipPt ? total : Math.ceil(total / 2)); i++) runs.push(ours(file));
+  let b;
+  let pt;
+  if (!skipPt) {
+    const out = path.join(work, 'pt.json');
+    b = timed(
+      'sh',
+      ['-c', `pt-query-digest --no-version-check --output json --limit 1000000 "$0" > "${out}"`, file],
+      { TZ: 'UTC' },
+    );
+    pt = JSON.parse(readFileSync(out, 'utf8'));
+    while (runs.length < total) runs.push(ours(file));
+  }
   const byWall = [...runs].sort((x, y) => x.wall - y.wall);
   const a = byWall[Math.floor((byWall.length - 1) / 2)];
   const eventsOurs = a.summary.events;
   const oursRate = eventsOurs / a.wall;
   const lines = [
     `Log: ${values.log ? path.basename(values.log) : values.sysbench ? `sysbench oltp_read_write ${values.sysbench}s, MySQL 8.0.33 log_slow_extra=ON` : 'generated'}, ${(bytes / 1048576).toFixed(1)} MiB, ${eventsOurs} events, ${a.summary.classes.length} classes`,
-    `load average at start: ${os
-      .loadavg()
-      .map((n) => n.toFixed(1))
-      .join(' ')} (${os.cpus().length} CPUs)`,
-    `sargable runs:     ${runs.map((r) => r.wall.toFixed(2)).join(', ')} s wall; the median run:`,
-    `sargable digest:   ${values['all-attributes'] ? '(every attribute) ' : ''}${a.wall.toFixed(2)} s wall (${(a.summary.ms / 1000).toFixed(2)} s digesting), ${a.cpu.toFixed(2)} s CPU, ${Math.round(oursRate)} events/s, peak RSS ${a.rssMb.toFixed(0)} MiB`,
+    `load average at start: ${load} (${os.cpus().length} CPUs)`,
+    `sargable runs:     ${runs.map((r) => r.wall.toFixed(2)).join(', ')} s wall${skipPt ? '' : ` (pt-query-digest ran after the first ${Math.ceil(total / 2)})`}; the median run:`,
+    `sargable digest:   ${values['all-attributes'] ? '(every attribute) ' : ''}${a.wall.toFixed(2)} s wall (${(a.summary.ms / 1000).toFixed(2)} s digesting), ${a.cpu.toFixed(2)} s CPU, ${Math.round(oursRate)} events/s, peak RSS ${Math.max(...runs.map((r) => r.rssMb)).toFixed(0)} MiB (largest of the runs)`,
   ];
-  if (!values['skip-pt']) {
-    const out = path.join(work, 'pt.json');
-    const b = timed(
-      'sh',
-      ['-c', `pt-query-digest --no-version-check --output json --limit 1000000 "$0" > "${out}"`, file],
-      { TZ: 'UTC' },
-    );
-    const pt = JSON.parse(readFileSync(out, 'utf8'));
+  if (b && pt) {
     const ptEvents = pt.global.query_count;
     const ptRate = ptEvents / b.wall;
     lines.push(
@@ -194,11 +204,15 @@ try {
       `CPU-time ratio:    ${(b.cpu / a.cpu).toFixed(1)}x (pt-query-digest CPU s / ours; steadier than wall time on a shared machine)`,
     );
     const theirs = new Map(pt.classes.map((c) => [c.checksum, c.query_count]));
-    const same =
-      theirs.size === a.summary.classes.length &&
-      a.summary.classes.every(([checksum, count]) => theirs.get(checksum) === count) &&
-      pt.global.metrics.Query_time.sum === a.summary.queryTimeSum;
-    lines.push(`same classes, counts and Query_time sum as pt-query-digest: ${same ? 'yes' : 'NO'}`);
+    const same = runs.every(
+      (run) =>
+        theirs.size === run.summary.classes.length &&
+        run.summary.classes.every(([checksum, count]) => theirs.get(checksum) === count) &&
+        pt.global.metrics.Query_time.sum === run.summary.queryTimeSum,
+    );
+    lines.push(
+      `same classes, counts and Query_time sum as pt-query-digest (every run): ${same ? 'yes' : 'NO'}`,
+    );
   }
   const oursMb = Number(values['ours-mb']);
   if (oursMb > 0) {
