@@ -120,6 +120,11 @@ test('slow log file: rank, sort, filter, charts, export JSON/CSV, send the slowe
   await expect(chart.locator('figcaption')).toContainText(`Query_time of ${selectedCount} statement`);
   const example = (await page.getByTestId('top-example').textContent()) ?? '';
   expect(example.length).toBeGreaterThan(0);
+  // log_slow_extra fields: tmp tables, sorts, scans (MySQL logs have no full-join field).
+  const execution = page.getByTestId('top-execution');
+  await expect(execution).toContainText('tmp tables');
+  await expect(execution).toContainText('full scans');
+  await expect(execution).not.toContainText('full joins');
   await page.screenshot({ path: 'docs/screenshots/top-queries.png' });
   await page.getByTestId('top-send').click();
   await expect(page.getByTestId('editor-tab').last()).toHaveText('Top query');
@@ -319,6 +324,8 @@ INSERT INTO orders_cap (note, amount) VALUES ('a', 1), ('b', 2), ('c', 3), ('x',
     const timeline = page.getByTestId('top-timeline');
     expect(Number(await timeline.getAttribute('data-buckets'))).toBeGreaterThanOrEqual(2);
     await expect(page.getByTestId('top-example')).toContainText("note = 'x'");
+    // performance_schema counts every one of them, full joins included.
+    await expect(page.getByTestId('top-execution')).toContainText('full joins');
     await page.screenshot({ path: 'docs/screenshots/top-queries-live.png' });
 
     // The normalized text has a placeholder: EXPLAIN asks for its value first.
