@@ -297,7 +297,7 @@ const HELPER_HEAD_START_BYTES = 1024 * 1024;
 async function findCut(file: string, bytes: number): Promise<number | undefined> {
   const handle = await open(file, 'r');
   try {
-    const window = Buffer.alloc(Math.min(4 * 1024 * 1024, bytes));
+    const window = Buffer.allocUnsafe(Math.min(4 * 1024 * 1024, bytes));
     const from = Math.floor(bytes / 2 + Math.min(HELPER_HEAD_START_BYTES, bytes / 8));
     const { bytesRead } = await handle.read(window, 0, window.length, from);
     const at = window.subarray(0, bytesRead).indexOf(';\n#', 0, 'latin1');
