@@ -4,25 +4,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/main.js';
-import type { CliIo } from '../../src/cli/io.js';
+import { runCliCaptured } from '../support/cli.js';
 import { connect, scratchDatabaseName, testServers } from '../support/db.js';
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '../fixtures');
 const productsDdl = readFileSync(path.join(fixtures, 'seed/products.sql'), 'utf8');
 
-async function cli(argv: string[], env: Record<string, string> = {}, stdin = '') {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
-    readStdin: async () => stdin,
-    env,
-    cwd: fixtures,
-  };
-  return { code: await runCli(argv, io), stdout, stderr };
-}
+const cli = (argv: string[], env: Record<string, string> = {}, stdin = '') =>
+  runCliCaptured(argv, { cwd: fixtures, env, stdin });
 
 describe.each(testServers())('CLI live on $flavor', ({ flavor, url }) => {
   const database = scratchDatabaseName('sargable_cli');

@@ -1,24 +1,11 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../../src/cli/main.js';
-import type { CliIo } from '../../../src/cli/io.js';
+import { runCliCaptured } from '../../support/cli.js';
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/seed');
 
-async function cli(argv: string[], stdin = '') {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: (text) => void (stdout += text),
-    stderr: (text) => void (stderr += text),
-    readStdin: async () => stdin,
-    env: {},
-    cwd: fixtures,
-  };
-  const code = await runCli(argv, io);
-  return { code, stdout, stderr };
-}
+const cli = (argv: string[], stdin = '') => runCliCaptured(argv, { cwd: fixtures, stdin });
 
 describe('sargable analyze', () => {
   it('prints the JSON contract for the seed query with an offline schema', async () => {

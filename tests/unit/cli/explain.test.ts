@@ -1,23 +1,11 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../../src/cli/main.js';
-import type { CliIo } from '../../../src/cli/io.js';
+import { runCliCaptured } from '../../support/cli.js';
 
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures');
 
-async function cli(argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
-    readStdin: async () => '',
-    env: {},
-    cwd: fixtures,
-  };
-  return { code: await runCli(argv, io), stdout, stderr };
-}
+const cli = (argv: string[]) => runCliCaptured(argv, { cwd: fixtures });
 
 describe('sargable explain --parse', () => {
   it('parses a pasted \\G block into the plan contract', async () => {

@@ -2,6 +2,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createDigest, createSlowLogParser, type DigestOptions } from '../../../src/core/slowlog/index.js';
+import { runCliCaptured } from '../../support/cli.js';
 
 function digest(text: string, options: DigestOptions = {}) {
   const d = createDigest(options);
@@ -148,19 +149,8 @@ describe('aggregated attributes', () => {
 });
 
 describe('sargable digest', () => {
-  async function cli(argv: string[]) {
-    const { runCli } = await import('../../../src/cli/main.js');
-    let stdout = '';
-    let stderr = '';
-    const code = await runCli(argv, {
-      stdout: (t) => void (stdout += t),
-      stderr: (t) => void (stderr += t),
-      readStdin: async () => '',
-      env: {},
-      cwd: fileURLToPath(new URL('../../fixtures/slowlogs/', import.meta.url)),
-    });
-    return { code, stdout, stderr };
-  }
+  const cli = (argv: string[]) =>
+    runCliCaptured(argv, { cwd: fileURLToPath(new URL('../../fixtures/slowlogs/', import.meta.url)) });
 
   it('JSON has each class’s execution summary; metrics of every attribute with --all-attributes', async () => {
     const plain = await cli(['digest', '--format', 'json', 'generated/mysql-workload.log']);

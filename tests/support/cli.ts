@@ -1,0 +1,21 @@
+// Runs the CLI in process with captured output, as the CLI tests do.
+import type { CliIo } from '../../src/cli/io.js';
+import { runCli } from '../../src/cli/main.js';
+
+/** `sargable ARGV` in `cwd`, with `stdin` and `env`: its exit code and everything it printed. */
+export async function runCliCaptured(
+  argv: string[],
+  options: { cwd: string; stdin?: string; env?: Record<string, string> },
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = {
+    stdout: (text) => void (stdout += text),
+    stderr: (text) => void (stderr += text),
+    readStdin: async () => options.stdin ?? '',
+    env: options.env ?? {},
+    cwd: options.cwd,
+  };
+  const code = await runCli(argv, io);
+  return { code, stdout, stderr };
+}
