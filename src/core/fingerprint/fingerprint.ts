@@ -187,6 +187,7 @@ export function plainKeyHash(query: string): number {
   const n = query.length;
   let hash = n === 0 ? 0 : 1;
   let inDigits = false;
+  let previous = -1; // the previous char (digits included), read once
   for (let i = 0; i < n; i++) {
     const c = query.charCodeAt(i);
     if (c >= 48 && c <= 57) {
@@ -194,17 +195,14 @@ export function plainKeyHash(query: string): number {
         hash = (Math.imul(hash, 31) + 48) | 0;
         inDigits = true;
       }
+      previous = c;
       continue;
     }
     inDigits = false;
     if (c === 39 || c === 34 || c === 92 || c === 35) return -1; // ' " \ #
-    if (
-      (c === 42 && i > 0 && query.charCodeAt(i - 1) === 47) ||
-      (c === 45 && i > 0 && query.charCodeAt(i - 1) === 45)
-    ) {
-      return -1; // /* or --
-    }
+    if ((c === 42 && previous === 47) || (c === 45 && previous === 45)) return -1; // /* or --
     hash = (Math.imul(hash, 31) + c) | 0;
+    previous = c;
   }
   if (KEY_UNSAFE_START.test(query)) return -1;
   return hash & 0x7fffffff;

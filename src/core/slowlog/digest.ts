@@ -1191,10 +1191,14 @@ export function createDigest(options: DigestOptions = {}): Digest {
     if (tsPending) state.pendingTs = true;
     if (event.offset > state.maxOffset) state.maxOffset = event.offset;
     if (tsNorm !== undefined) {
-      if (tsMax === undefined || tsNorm > tsMax) {
+      const newer = tsMax === undefined || tsNorm > tsMax;
+      // detach() is called for every event (with '' it returns at once) so that its call site
+      // always has type feedback: a call first made after add() is optimised (a new second in
+      // `# Time:`) would make V8 throw add()'s optimised code away and compile it again.
+      const own = detach(newer ? tsNorm : '');
+      if (newer) {
         // The newest time so far (the usual case: logs are written in time order). No class's
         // tsMax is above the global one, and the minimums are set at the first time seen.
-        const own = detach(tsNorm);
         tsMax = own;
         tsMin ??= own;
         state.tsMax = own;
@@ -1215,7 +1219,10 @@ export function createDigest(options: DigestOptions = {}): Digest {
       let raw = raws[id];
       let isNumeric = numeric[id] === 1;
       let value = numbers[id]!;
-      if (adminZero && attribute.adminZeroed) {
+      // Read even when not needed: a property first read after add() is optimised (the first
+      // administrator command) would throw its optimised code away.
+      const zeroed = attribute.adminZeroed;
+      if (adminZero && zeroed) {
         raw = '0';
         isNumeric = true;
         value = 0;
