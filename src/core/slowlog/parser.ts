@@ -496,8 +496,11 @@ export function createSlowLogParser(options: SlowLogParserOptions): SlowLogParse
         lineNo = line;
         const recordStart = cursor;
         const r = read(RECORD_SEPARATOR, true);
+        // Computed for every record although only NEED_MORE needs it: arithmetic first run after
+        // drain() is optimised (at the end of the first chunk) would throw that code away.
+        const tooLong = buf.length - cursor > maxRecordLength;
         if (r === NEED_MORE) {
-          if (buf.length - cursor > maxRecordLength) {
+          if (tooLong) {
             skip(
               line,
               base + cursor,
@@ -515,8 +518,9 @@ export function createSlowLogParser(options: SlowLogParserOptions): SlowLogParse
         }
       }
       const outcome = parseRecord(raw, offset, lineNo, hashed);
+      const withinLimit = buf.length - cursor <= maxRecordLength; // see tooLong
       if (outcome === NEED_MORE) {
-        if (buf.length - cursor <= maxRecordLength) {
+        if (withinLimit) {
           cursor = savedCursor;
           line = savedLine;
           return;
