@@ -155,6 +155,8 @@ const NEXT_HEADER = new RegExp(`^${WS}*[A-Z][a-z_]+: `);
 const BLANK_RECORD = new RegExp(`^[#${WS.slice(1, -1)}]*$`);
 
 const NEED_MORE = Symbol('need-more');
+const NO_LOOK_AHEAD = Symbol('no-look-ahead');
+const NEXT_HEADER_FOLLOWS = Symbol('next-header-follows');
 /** Shared empty list for an outcome's queues (most records queue nothing). */
 const NONE: readonly string[] = Object.freeze([]);
 type Read = string | undefined | typeof NEED_MORE;
@@ -377,7 +379,14 @@ export function createSlowLogParser(options: SlowLogParserOptions): SlowLogParse
       }
     }
     BANNER.lastIndex = 0;
-    if (!stmt.startsWith('#')) stmt = !banner && hashed !== undefined ? hashed : '#' + stmt;
+    if (!stmt.startsWith('#')) {
+      const own = banner || hashed === undefined;
+      // The concatenation runs for every record (with '' it allocates nothing): a record that
+      // starts a pushed chunk (no `hashed`) would otherwise be the first to run it, long after
+      // parseRecord() is optimised, and throw that code away.
+      const joined = '#' + (own ? stmt : '');
+      stmt = own ? joined : hashed!;
+    }
     stmt = trimTerminator(stmt);
 
     const ops: (string | typeof ATTRIBUTE_LINE_OP)[] = [];
@@ -435,23 +444,15 @@ export function createSlowLogParser(options: SlowLogParserOptions): SlowLogParse
         gotSet = true;
       }
 
-      if (!foundArg && pos === len) {
-        const ahead = read(';\n');
-        if (ahead === NEED_MORE) return NEED_MORE;
-        if (ahead === undefined) {
-          out.skip = 'truncated event at end of input: header lines without a query';
-          return out;
-        }
-        if (NEXT_HEADER.test(ahead)) {
-          const rest = read(RECORD_SEPARATOR);
-          if (rest === NEED_MORE) return NEED_MORE;
-          out.back = [ahead + (rest ?? '')];
-          query = '/* No query */';
-          ops.push('bytes', '0');
-        } else {
-          let l = ahead.endsWith(';\n') ? ahead.slice(0, -2) : ahead;
-          l = l.replace(LEADING_WS, '');
-          query = l;
+      // Called for every line although it acts only on a last header line without a query:
+      // a call first made after parseRecord() is optimised would throw that code away.
+      const ahead = lookAhead(!foundArg && pos === len, out, ops);
+      if (ahead === NEED_MORE) return NEED_MORE;
+      if (ahead !== NO_LOOK_AHEAD) {
+        if (out.skip !== undefined) return out;
+        if (ahead === NEXT_HEADER_FOLLOWS) query = '/* No query */';
+        else {
+          query = ahead;
           admin = true;
         }
         foundArg = true;
@@ -465,6 +466,36 @@ export function createSlowLogParser(options: SlowLogParserOptions): SlowLogParse
     }
     out.event = new ParsedSlowLogEvent(offset, lineNo, query, admin, ops);
     return out;
+  }
+
+  /**
+   * pt's read-ahead after a record whose last line is a header (step 3 of the design note):
+   * the query (an administrator statement), NEXT_HEADER_FOLLOWS when the next event's header
+   * follows (queued on `out.back`; the query is then `/* No query *\/`), NEED_MORE, or
+   * NO_LOOK_AHEAD when `needed` is false.
+   * A truncated end of input sets `out.skip` and returns ''.
+   */
+  function lookAhead(
+    needed: boolean,
+    out: Outcome,
+    ops: (string | typeof ATTRIBUTE_LINE_OP)[],
+  ): string | typeof NEED_MORE | typeof NO_LOOK_AHEAD | typeof NEXT_HEADER_FOLLOWS {
+    if (!needed) return NO_LOOK_AHEAD;
+    const ahead = read(';\n');
+    if (ahead === NEED_MORE) return NEED_MORE;
+    if (ahead === undefined) {
+      out.skip = 'truncated event at end of input: header lines without a query';
+      return '';
+    }
+    if (NEXT_HEADER.test(ahead)) {
+      const rest = read(RECORD_SEPARATOR);
+      if (rest === NEED_MORE) return NEED_MORE;
+      out.back = [ahead + (rest ?? '')];
+      ops.push('bytes', '0');
+      return NEXT_HEADER_FOLLOWS;
+    }
+    const l = ahead.endsWith(';\n') ? ahead.slice(0, -2) : ahead;
+    return l.replace(LEADING_WS, '');
   }
 
   function drain(): void {
