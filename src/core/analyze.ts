@@ -12,8 +12,8 @@ import {
   type RuleContext,
   type StatementKind,
 } from './rules/engine.js';
-import { spanOf } from './sql/ast.js';
-import { parseStatement, type AstNode } from './sql/parse.js';
+import { type AstNode, spanOf } from './sql/ast.js';
+import { parseStatement } from './sql/parse.js';
 import { collectPredicateSites, type PredicateSite } from './sql/predicates.js';
 import { LineIndex, splitStatements } from './sql/split.js';
 import { sessionSqlModeAfter } from './sqlmode/modes.js';

@@ -10,8 +10,7 @@
 import type { Suggestion } from '../model/report.js';
 import type { TableInfo } from '../model/schema.js';
 import type { ServerInfo } from '../model/server-info.js';
-import { columnRefs, isNode } from '../sql/ast.js';
-import type { AstNode } from '../sql/parse.js';
+import { type AstNode, columnRefs, isNode } from '../sql/ast.js';
 import type { PredicateSite } from '../sql/predicates.js';
 import type { ResolvedColumn } from '../rules/engine.js';
 import type { WrappedOperand } from '../rules/wrapping.js';

@@ -1,7 +1,6 @@
 // Reading constant operands (numbers, strings) from the AST and writing them back safely.
 
-import { isNode } from '../sql/ast.js';
-import type { AstNode } from '../sql/parse.js';
+import { type AstNode, isNode } from '../sql/ast.js';
 
 /** A constant operand: an integer, a decimal, or a string with its exact value. */
 export type Literal =

@@ -4,8 +4,7 @@
 // the data at hand); anything that is only "usually" equivalent is not offered here. The proofs
 // are in docs/rules and in tests/integration/advisor.test.ts (result checksums on both servers).
 
-import { functionArgs, isNode } from '../sql/ast.js';
-import type { AstNode } from '../sql/parse.js';
+import { type AstNode, functionArgs, isNode } from '../sql/ast.js';
 import type { ResolvedColumn } from '../rules/engine.js';
 import type { WrappedOperand } from '../rules/wrapping.js';
 import {

@@ -8,8 +8,8 @@
 // fixtures re-parse every rewritten statement. Ancestors come from a parent map built once per AST.
 
 import type { Flavor } from '../flavors/capabilities.js';
-import { isNode, spanOf } from '../sql/ast.js';
-import { parseFragment, printSql, type AstNode } from '../sql/parse.js';
+import { type AstNode, isNode, spanOf } from '../sql/ast.js';
+import { parseFragment, printSql } from '../sql/parse.js';
 
 /** A deep copy of `root` where the node `target` (by identity) is replaced by `replacement`. */
 export function replaceNode(root: AstNode, target: AstNode, replacement: AstNode): AstNode {

@@ -27,7 +27,8 @@
  */
 
 import type { Capabilities, Flavor } from '../flavors/capabilities.js';
-import { parseStatement, printSql, type AstNode, type ParseResult } from '../sql/parse.js';
+import { parseStatement, printSql, type ParseResult } from '../sql/parse.js';
+import type { AstNode } from '../sql/ast.js';
 import {
   containsLockingClause,
   findTrailingLocking,

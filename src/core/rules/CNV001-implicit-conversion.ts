@@ -4,8 +4,7 @@ import { plainIndexAdvice } from '../advice/advise.js';
 import { isStringColumn } from '../advice/column-types.js';
 import { literalOf } from '../advice/literals.js';
 import { editStatement, stringNode } from '../advice/sql-edit.js';
-import { isNode } from '../sql/ast.js';
-import type { AstNode } from '../sql/parse.js';
+import { type AstNode, isNode } from '../sql/ast.js';
 import { defineRule, spanOf } from './engine.js';
 
 const OPERATORS = new Set([

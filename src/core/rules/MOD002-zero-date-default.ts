@@ -11,8 +11,7 @@ import {
   stringLiteral,
   targetTable,
 } from '../sqlmode/statement.js';
-import { isNode, type Span } from '../sql/ast.js';
-import type { AstNode } from '../sql/parse.js';
+import { type AstNode, isNode, type Span } from '../sql/ast.js';
 import { defineRule } from './engine.js';
 
 /** Column definitions of CREATE TABLE and ALTER TABLE ADD/CHANGE/MODIFY. */

@@ -20,8 +20,7 @@
 import { findColumn, findTable, type TableInfo } from '../model/schema.js';
 import { predictError, sqlModeSet } from '../sqlmode/modes.js';
 import { spanFor } from '../sqlmode/statement.js';
-import { columnName, embeddedSelect, functionName, isNode } from '../sql/ast.js';
-import type { AstNode } from '../sql/parse.js';
+import { type AstNode, columnName, embeddedSelect, functionName, isNode } from '../sql/ast.js';
 import { defineRule } from './engine.js';
 
 interface FromTable {

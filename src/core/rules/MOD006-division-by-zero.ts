@@ -2,8 +2,7 @@
 
 import { predictError, sqlModeSet } from '../sqlmode/modes.js';
 import { hasIgnore, spanFor } from '../sqlmode/statement.js';
-import { embeddedSelect, functionArgs, functionName, isNode } from '../sql/ast.js';
-import type { AstNode } from '../sql/parse.js';
+import { type AstNode, embeddedSelect, functionArgs, functionName, isNode } from '../sql/ast.js';
 import { defineRule } from './engine.js';
 
 const isZero = (node: unknown): boolean =>

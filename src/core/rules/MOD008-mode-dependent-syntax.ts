@@ -2,8 +2,7 @@
 
 import { predictError, sqlModeSet } from '../sqlmode/modes.js';
 import { spanFor } from '../sqlmode/statement.js';
-import { isNode } from '../sql/ast.js';
-import type { AstNode } from '../sql/parse.js';
+import { type AstNode, isNode } from '../sql/ast.js';
 import { defineRule } from './engine.js';
 
 /** Every node once, nested queries included (a subquery's `ast` is one of its wrapper's keys). */

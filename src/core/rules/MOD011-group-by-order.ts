@@ -10,8 +10,7 @@
  */
 
 import { predictError } from '../sqlmode/modes.js';
-import { isNode, spanOf } from '../sql/ast.js';
-import type { AstNode } from '../sql/parse.js';
+import { type AstNode, isNode, spanOf } from '../sql/ast.js';
 import { defineRule } from './engine.js';
 
 /** Every GROUP BY item of the statement, nested queries included. */

@@ -7,8 +7,7 @@ import type { Flavor } from '../flavors/capabilities.js';
 import type { Category, Finding, PredictedError, Severity, Suggestion } from '../model/report.js';
 import { findColumn, findTable, type ColumnInfo, type SchemaModel, type TableInfo } from '../model/schema.js';
 import type { ServerInfo } from '../model/server-info.js';
-import { columnRefs, spanOf, type Span } from '../sql/ast.js';
-import type { AstNode } from '../sql/parse.js';
+import { type AstNode, columnRefs, type Span, spanOf } from '../sql/ast.js';
 import type { ToleratedFacts } from '../sql/tolerant.js';
 import { resolveScopeTable, type PredicateSite, type ScopeTable } from '../sql/predicates.js';
 

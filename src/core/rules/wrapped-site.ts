@@ -2,8 +2,8 @@
 
 import { adviseWrapped } from '../advice/advise.js';
 import type { TableInfo } from '../model/schema.js';
-import { isNode } from '../sql/ast.js';
-import { printSql, type AstNode } from '../sql/parse.js';
+import { type AstNode, isNode } from '../sql/ast.js';
+import { printSql } from '../sql/parse.js';
 import type { Flavor } from '../flavors/capabilities.js';
 import { spanOf, type RuleContext } from './engine.js';
 import { wrappedOperands, type WrapKind } from './wrapping.js';

@@ -1,7 +1,6 @@
 // Classifies how a column is wrapped on the column side of a predicate (shared by several rules).
 
-import { containsAggregate, columnRefs, functionName, isNode } from '../sql/ast.js';
-import type { AstNode } from '../sql/parse.js';
+import { type AstNode, columnRefs, containsAggregate, functionName, isNode } from '../sql/ast.js';
 import type { PredicateSite } from '../sql/predicates.js';
 
 export type WrapKind =

@@ -17,8 +17,7 @@
 
 import type { Flavor } from '../flavors/capabilities.js';
 import { findColumn, findTable, type ColumnInfo, type SchemaModel, type TableInfo } from '../model/schema.js';
-import { columnName, isNode } from '../sql/ast.js';
-import type { AstNode } from '../sql/parse.js';
+import { type AstNode, columnName, isNode } from '../sql/ast.js';
 import type { ToleratedFacts } from '../sql/tolerant.js';
 import { columnFromDefinition, indexFromDefinition } from './ddl.js';
 

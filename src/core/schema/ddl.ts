@@ -2,8 +2,8 @@
 
 import type { Flavor } from '../flavors/capabilities.js';
 import type { ColumnInfo, IndexInfo, IndexPart, SchemaModel, TableInfo } from '../model/schema.js';
-import { columnName, isNode } from '../sql/ast.js';
-import { parseStatement, printSql, type AstNode } from '../sql/parse.js';
+import { type AstNode, columnName, isNode } from '../sql/ast.js';
+import { parseStatement, printSql } from '../sql/parse.js';
 import { splitStatements } from '../sql/split.js';
 
 /** Problems met while reading the DDL; the tables that did parse are still returned. */

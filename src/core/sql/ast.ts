@@ -1,6 +1,9 @@
-// Small typed helpers over node-sql-parser's JSON AST (which has no useful static types).
+// The AST's types and small typed helpers over node-sql-parser's JSON AST (which has no useful static types).
+// A leaf: imports nothing, so parse.ts and the pre-parse passes it runs (condition-runs, literal-lists,
+// tolerant) can all name AstNode without importing each other.
 
-import type { AstNode } from './parse.js';
+/** node-sql-parser's AST is untyped JSON for our purposes; rules read it through the helpers below. */
+export type AstNode = Record<string, unknown>;
 
 /** A source range inside one statement (0-based offsets, end exclusive). */
 export interface Span {

@@ -33,7 +33,7 @@
 // queries (its own bookkeeping, unused here) would name the placeholder, so they are dropped.
 
 import { RESERVED_WORDS } from './completion-words.js';
-import type { AstNode } from './parse.js';
+import type { AstNode } from './ast.js';
 import { tokenize, type Token } from './tolerant.js';
 
 /** One replaced run: where its placeholder stands and the elements to put back. */

@@ -13,7 +13,7 @@
 // one; if that or anything else does not line up, the caller parses the original text instead.
 // A property test checks that the rebuilt AST is identical to a full parse.
 
-import type { AstNode } from './parse.js';
+import type { AstNode } from './ast.js';
 
 /** One blanked list: the offset of its `)` and all its items as AST nodes. */
 export interface ElidedList {

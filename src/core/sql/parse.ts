@@ -6,9 +6,7 @@ import type { Flavor } from '../flavors/capabilities.js';
 import { elideConditionRuns, restoreConditionRuns } from './condition-runs.js';
 import { elideLiteralLists, restoreLiteralLists } from './literal-lists.js';
 import { parseTolerantly, type ToleratedFacts } from './tolerant.js';
-
-/** node-sql-parser's AST is untyped JSON for our purposes; rules read it through helpers in `ast.ts`. */
-export type AstNode = Record<string, unknown>;
+import type { AstNode } from './ast.js';
 
 export type ParseResult =
   | { ok: true; ast: AstNode; dialect: 'MySQL' | 'MariaDB'; tolerated?: ToleratedFacts }

@@ -7,8 +7,7 @@
 // comparison as a PredicateSite; ORDER BY and GROUP BY items are recorded as sites too (their
 // findings are info-level). Subqueries met anywhere are walked with a child scope.
 
-import { embeddedSelect, isNode, nodeType } from './ast.js';
-import type { AstNode } from './parse.js';
+import { type AstNode, embeddedSelect, isNode, nodeType } from './ast.js';
 
 /** A table visible in a query block. `table` is null for derived tables and CTE references. */
 export interface ScopeTable {

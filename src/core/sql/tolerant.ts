@@ -23,7 +23,7 @@
  *   parser's original error.
  */
 
-import type { AstNode } from './parse.js';
+import type { AstNode } from './ast.js';
 
 /** One token of the scan. `depth` is the parenthesis depth it sits at (a `)` has the outer depth). */
 export interface Token {

@@ -1,8 +1,7 @@
 // AST helpers shared by the sql-mode (MOD) rules: target tables, inserted/assigned values, literal dates and spans.
 
 import { findColumn, findTable, type ColumnInfo, type SchemaModel, type TableInfo } from '../model/schema.js';
-import { isNode, spanOf, type Span } from '../sql/ast.js';
-import type { AstNode } from '../sql/parse.js';
+import { type AstNode, isNode, type Span, spanOf } from '../sql/ast.js';
 import type { ToleratedFacts } from '../sql/tolerant.js';
 
 /** The first table an INSERT/REPLACE/UPDATE/CREATE/ALTER names. */
