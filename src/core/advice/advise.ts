@@ -13,7 +13,7 @@ import type { ServerInfo } from '../model/server-info.js';
 import { type AstNode, columnRefs, isNode } from '../sql/ast.js';
 import type { PredicateSite } from '../sql/predicates.js';
 import type { ResolvedColumn } from '../rules/engine.js';
-import type { WrappedOperand } from '../rules/wrapping.js';
+import type { WrappedOperand } from '../sql/wrapping.js';
 import { isConstant } from './literals.js';
 import {
   checkFunctionalKeyParts,
@@ -34,7 +34,7 @@ import {
 import { exactRewrite } from './rewrites.js';
 import { ancestorsOf, columnNode, editStatement, isConjunct } from './sql-edit.js';
 
-/** How existing indexes relate to the expression (mirrors rules/wrapped-site `Served`). */
+/** How existing indexes relate to the expression (mirrors rules/utils/wrapped-site `Served`). */
 export type ServedBy =
   | { by: 'none' }
   | { by: 'index'; index: string }

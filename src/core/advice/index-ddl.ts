@@ -4,7 +4,7 @@ import type { Flavor } from '../flavors/capabilities.js';
 import type { ColumnInfo, IndexInfo, TableInfo } from '../model/schema.js';
 import { type AstNode, columnRefs, functionArgs, functionName, isNode, spanOf } from '../sql/ast.js';
 import { parseFragment, printSql } from '../sql/parse.js';
-import type { WrappedOperand } from '../rules/wrapping.js';
+import type { WrappedOperand } from '../sql/wrapping.js';
 import {
   declaredLength,
   effectiveCharset,

@@ -6,7 +6,7 @@
 
 import { type AstNode, functionArgs, isNode } from '../sql/ast.js';
 import type { ResolvedColumn } from '../rules/engine.js';
-import type { WrappedOperand } from '../rules/wrapping.js';
+import type { WrappedOperand } from '../sql/wrapping.js';
 import {
   caseSensitivity,
   isIntegerColumn,

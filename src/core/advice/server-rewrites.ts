@@ -7,7 +7,7 @@
 import type { ColumnInfo } from '../model/schema.js';
 import type { ServerInfo } from '../model/server-info.js';
 import type { PredicateSite } from '../sql/predicates.js';
-import type { WrappedOperand } from '../rules/wrapping.js';
+import type { WrappedOperand } from '../sql/wrapping.js';
 import { isConstant } from './literals.js';
 import { functionArgs } from '../sql/ast.js';
 

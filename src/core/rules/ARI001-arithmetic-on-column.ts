@@ -1,7 +1,7 @@
 // ARI001: arithmetic on the column side of a predicate (`price * 1.2 > 100`, `id + 1 = 5`).
 
 import { defineRule } from './engine.js';
-import { expressionServedByIndex, reportWrappedSites } from './wrapped-site.js';
+import { expressionServedByIndex, reportWrappedSites } from './utils/wrapped-site.js';
 
 export const rule = defineRule({
   meta: {

@@ -5,22 +5,8 @@ import { isStringColumn } from '../advice/column-types.js';
 import { literalOf } from '../advice/literals.js';
 import { editStatement, stringNode } from '../advice/sql-edit.js';
 import { type AstNode, isNode } from '../sql/ast.js';
+import { VALUE_COMPARISON_OPERATORS } from '../sql/predicates.js';
 import { defineRule, spanOf } from './engine.js';
-
-const OPERATORS = new Set([
-  '=',
-  '<=>',
-  '<>',
-  '!=',
-  '<',
-  '<=',
-  '>',
-  '>=',
-  'IN',
-  'NOT IN',
-  'BETWEEN',
-  'NOT BETWEEN',
-]);
 
 export const rule = defineRule({
   meta: {
@@ -49,7 +35,7 @@ export const rule = defineRule({
     for (const site of context.sites()) {
       if (
         !site.operator ||
-        !OPERATORS.has(site.operator) ||
+        !VALUE_COMPARISON_OPERATORS.has(site.operator) ||
         site.clause === 'order-by' ||
         site.clause === 'group-by'
       )

@@ -1,7 +1,7 @@
 // FUN001: a column wrapped in a function (or CAST, COLLATE, JSON operator, CASE, COALESCE, concatenation) on the column side of a predicate.
 
 import { defineRule } from './engine.js';
-import { expressionServedByIndex, reportWrappedSites } from './wrapped-site.js';
+import { expressionServedByIndex, reportWrappedSites } from './utils/wrapped-site.js';
 
 export const rule = defineRule({
   meta: {

@@ -14,8 +14,11 @@ import { resolveScopeTable, type PredicateSite, type ScopeTable } from '../sql/p
 export type StatementKind =
   'select' | 'update' | 'delete' | 'insert' | 'replace' | 'create' | 'alter' | 'other';
 
-/** Rule metadata: the stable contract of a rule (docs are generated from it). */
-export interface RuleMeta {
+/**
+ * Rule metadata: the stable contract of a rule (docs are generated from it). `M` is the union of the rule's
+ * message IDs: `messages` must name each one, and `report()` accepts only those (a typo is a compile error).
+ */
+export interface RuleMeta<M extends string = string> {
   /** Stable ID, never reused (e.g. `FUN001`). */
   id: string;
   /** Dotted name, e.g. `predicate.function-wrapped-column` */
@@ -28,7 +31,7 @@ export interface RuleMeta {
   appliesTo: readonly StatementKind[];
   /** Version gates by flavor, e.g. `{ mysql: '>=5.7', mariadb: '>=10.2' }`; absent = all. */
   flavors?: Partial<Record<'mysql' | 'mariadb', string>>;
-  messages: Record<string, string>;
+  messages: Record<M, string>;
   docs: { antiPattern: string; bestPractice: string; notes?: string[] };
   /** Set when the rule is retired: the ID of its successor. */
   replacedBy?: string;
@@ -45,8 +48,8 @@ export interface ResolvedColumn {
   scopeTable: ScopeTable | null;
 }
 
-export interface ReportInput {
-  messageId: string;
+export interface ReportInput<M extends string = string> {
+  messageId: M;
   data?: Record<string, string | number>;
   /** Range to mark (statement-relative). */
   span: Span;
@@ -59,8 +62,8 @@ export interface ReportInput {
   predictedError?: PredictedError;
 }
 
-/** What a rule sees. */
-export interface RuleContext {
+/** What a rule sees; `M` is the rule's message IDs. */
+export interface RuleContext<M extends string = string> {
   readonly sql: string;
   readonly ast: AstNode;
   readonly kind: StatementKind;
@@ -75,16 +78,21 @@ export interface RuleContext {
   resolveColumns(site: PredicateSite, expression: unknown): ResolvedColumn[];
   /** The statement text of a node (exact, as written). */
   textOf(node: unknown): string;
-  report(input: ReportInput): void;
+  /** A property, not a method, so the parameter is checked contravariantly: a helper typed for other IDs is refused. */
+  report: (input: ReportInput<M>) => void;
 }
 
-export interface Rule {
-  meta: RuleMeta;
-  detect(context: RuleContext): void;
+export interface Rule<M extends string = string> {
+  meta: RuleMeta<M>;
+  detect(context: RuleContext<M>): void;
 }
 
-/** Identity helper that type-checks a rule definition. */
-export function defineRule(rule: Rule): Rule {
+/**
+ * Identity helper that type-checks a rule definition. `M` is inferred from the keys of `meta.messages`, so
+ * `context.report({ messageId })` with an ID the rule does not declare fails to compile (the model is
+ * typescript-eslint's `RuleCreator`). `toFinding` still checks at run time for callers outside TypeScript.
+ */
+export function defineRule<M extends string>(rule: Rule<M>): Rule<M> {
   return rule;
 }
 

@@ -28,8 +28,12 @@ export interface Scope {
 
 export type Clause = 'where' | 'on' | 'having' | 'order-by' | 'group-by';
 
-/** Comparison operators whose column side an index can serve. */
-export const COMPARISON_OPERATORS = new Set([
+/**
+ * Comparisons of two values (`=`, `<`, `IN`, `BETWEEN` …): a string column compared with a number here is
+ * compared as numbers (what CNV001 reports). LIKE compares as strings and IS tests NULL/TRUE/FALSE, so they
+ * are left out.
+ */
+export const VALUE_COMPARISON_OPERATORS: ReadonlySet<string> = new Set([
   '=',
   '<=>',
   '<>',
@@ -42,6 +46,11 @@ export const COMPARISON_OPERATORS = new Set([
   'NOT BETWEEN',
   'IN',
   'NOT IN',
+]);
+
+/** Comparison operators whose column side an index can serve: the value comparisons, LIKE and IS. */
+export const COMPARISON_OPERATORS: ReadonlySet<string> = new Set([
+  ...VALUE_COMPARISON_OPERATORS,
   'LIKE',
   'NOT LIKE',
   'IS',

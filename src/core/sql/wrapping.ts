@@ -1,7 +1,7 @@
 // Classifies how a column is wrapped on the column side of a predicate (shared by several rules).
 
-import { type AstNode, columnRefs, containsAggregate, functionName, isNode } from '../sql/ast.js';
-import type { PredicateSite } from '../sql/predicates.js';
+import { type AstNode, columnRefs, containsAggregate, functionName, isNode } from './ast.js';
+import type { PredicateSite } from './predicates.js';
 
 export type WrapKind =
   'function' | 'arithmetic' | 'cast' | 'collate' | 'json' | 'case' | 'coalesce' | 'concat';

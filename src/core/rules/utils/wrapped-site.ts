@@ -1,13 +1,13 @@
 // Shared detection for rules about wrapped columns: walks sites, resolves columns, checks existing indexes.
 
-import { adviseWrapped } from '../advice/advise.js';
-import type { TableInfo } from '../model/schema.js';
-import { type AstNode, isNode } from '../sql/ast.js';
-import { printSql } from '../sql/parse.js';
-import type { Flavor } from '../flavors/capabilities.js';
-import { spanOf, type RuleContext } from './engine.js';
-import { wrappedOperands, type WrapKind } from './wrapping.js';
-import { optimizerMakesSargable } from '../advice/server-rewrites.js';
+import { adviseWrapped } from '../../advice/advise.js';
+import type { TableInfo } from '../../model/schema.js';
+import { type AstNode, isNode } from '../../sql/ast.js';
+import { printSql } from '../../sql/parse.js';
+import type { Flavor } from '../../flavors/capabilities.js';
+import { spanOf, type RuleContext } from '../engine.js';
+import { wrappedOperands, type WrapKind } from '../../sql/wrapping.js';
+import { optimizerMakesSargable } from '../../advice/server-rewrites.js';
 
 /** How an existing index relates to a wrapped expression. */
 export type Served =
@@ -16,9 +16,12 @@ export type Served =
   /** An indexed generated column has the expression but the server does not substitute it (MariaDB). */
   | { by: 'generated-column-by-name'; column: string; index: string };
 
+/** The messages a rule using `reportWrappedSites` must declare (its `meta.messages` keys). */
+export type WrappedSiteMessageId = 'wrapped' | 'wrappedOrder' | 'servedOnlyByName';
+
 export interface WrappedSiteOptions {
   kinds: readonly WrapKind[];
-  servedBy: (context: RuleContext, table: TableInfo, expression: AstNode) => Served;
+  servedBy: (context: RuleContext<WrappedSiteMessageId>, table: TableInfo, expression: AstNode) => Served;
 }
 
 const CLAUSE_NAMES = {
@@ -30,7 +33,10 @@ const CLAUSE_NAMES = {
 } as const;
 
 /** Report every wrapped operand of the given kinds, once per operand. */
-export function reportWrappedSites(context: RuleContext, options: WrappedSiteOptions): void {
+export function reportWrappedSites(
+  context: RuleContext<WrappedSiteMessageId>,
+  options: WrappedSiteOptions,
+): void {
   for (const site of context.sites()) {
     for (const wrapped of wrappedOperands(site)) {
       if (!options.kinds.includes(wrapped.kind)) continue;
@@ -142,7 +148,11 @@ function unqualify(node: AstNode): AstNode {
  * serves it; so does an indexed generated column with the same expression where the server
  * substitutes generated columns (MySQL). On MariaDB such a column serves only queries naming it.
  */
-export function expressionServedByIndex(context: RuleContext, table: TableInfo, expression: AstNode): Served {
+export function expressionServedByIndex(
+  context: RuleContext<WrappedSiteMessageId>,
+  table: TableInfo,
+  expression: AstNode,
+): Served {
   const caps = context.server.capabilities;
   // Printing the expression costs a deep copy and a print: only when some index could match it.
   const candidates = table.indexes.some((index) => {
