@@ -23,6 +23,18 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
+      {
+        // Attacks (docs/security.md): hostile pages, hostile SQL, crashes; some need the real servers.
+        test: {
+          name: 'security',
+          include: ['tests/security/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['tests/support/global-setup.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 300_000,
+          fileParallelism: false,
+        },
+      },
     ],
   },
 });

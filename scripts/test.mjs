@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// What `npm test` runs: lint, typecheck, unit, integration and e2e against one pair of real servers.
+// What `npm test` runs: lint, typecheck, unit, integration, security and e2e against one pair of real servers.
 /*
  * Steps run in order; a failing step does not stop the later ones (so one CI run reports everything),
  * but the exit code is non-zero if any step failed. Servers are started once, before the first step
@@ -10,7 +10,7 @@
  * typecheck, server start, a runner crash) adds 1 to "failed", so the line says failed > 0 exactly
  * when the exit code is non-zero.
  *
- * Flags: --only lint,typecheck,unit,integration,e2e   --quick (= skip lint and typecheck)   --help
+ * Flags: --only lint,typecheck,unit,integration,security,e2e   --quick (= skip lint and typecheck)   --help
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -19,7 +19,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const allSteps = ['lint', 'typecheck', 'unit', 'integration', 'e2e'];
+const allSteps = ['lint', 'typecheck', 'unit', 'integration', 'security', 'e2e'];
 
 function parseArgs(argv) {
   let selected = [...allSteps];
@@ -27,7 +27,7 @@ function parseArgs(argv) {
     const arg = argv[index];
     if (arg === '--help' || arg === '-h') {
       process.stdout.write(
-        'usage: node scripts/test.mjs [--only lint,typecheck,unit,integration,e2e] [--quick]\n' +
+        'usage: node scripts/test.mjs [--only lint,typecheck,unit,integration,security,e2e] [--quick]\n' +
           '  --quick  skip lint and typecheck\n' +
           'Servers: see docs/testing.md (SARGABLE_TEST_MYSQL_URL, SARGABLE_TEST_MARIADB_URL).\n',
       );
@@ -261,11 +261,15 @@ async function main() {
     if (selected.includes('lint')) await checkStep('lint', 'lint');
     if (!interrupted && selected.includes('typecheck')) await checkStep('typecheck', 'typecheck');
     if (!interrupted && selected.includes('unit')) await vitestStep('unit', process.env);
-    const needServers = selected.includes('integration') || selected.includes('e2e');
+    const needServers = ['integration', 'security', 'e2e'].some((step) => selected.includes(step));
     const env = needServers && !interrupted ? await startServers() : process.env;
     if (!interrupted && selected.includes('integration')) {
       if (env) await vitestStep('integration', env);
       else skip('integration', 'servers did not start');
+    }
+    if (!interrupted && selected.includes('security')) {
+      if (env) await vitestStep('security', env);
+      else skip('security', 'servers did not start');
     }
     if (!interrupted && selected.includes('e2e')) {
       if (env) await e2eStep(env);

@@ -20,14 +20,21 @@ export function createClient(transport: Transport): AdvisorApi {
   });
 }
 
-/** Transport for web mode: POST /rpc/<method> with the per-run token. */
-export function httpTransport(baseUrl: string, token: string, fetchImpl: typeof fetch = fetch): Transport {
+/**
+ * Transport for web mode: POST /rpc/<method>. In the browser the session cookie authenticates (no
+ * token); other clients (tests, scripts) pass the bridge's token, sent as `x-sargable-token`.
+ */
+export function httpTransport(baseUrl: string, token?: string, fetchImpl: typeof fetch = fetch): Transport {
   return async (method, request) => {
     let response: Response;
     try {
       response = await fetchImpl(`${baseUrl}/rpc/${method}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-sargable-token': token },
+        headers: {
+          'content-type': 'application/json',
+          ...(token ? { 'x-sargable-token': token } : {}),
+        },
+        credentials: 'same-origin',
         body: JSON.stringify(request ?? {}),
       });
     } catch (error) {
@@ -44,8 +51,7 @@ export function httpTransport(baseUrl: string, token: string, fetchImpl: typeof 
         ok: false,
         error: {
           code: 'AUTH_FAILED',
-          message:
-            'The web bridge rejected this page: open the URL with the token that "npm run web" printed.',
+          message: 'The web bridge rejected this page: open the login link that "npm run web" printed.',
         },
       };
     }

@@ -1,6 +1,9 @@
-// `npm run web` entry: parses flags, starts the bridge on loopback and prints the URL with its token.
+// `npm run web` entry: parses flags, starts the bridge on loopback, prints a one-time login link and
+// opens the browser through a private launch file (no secret in any process's argv).
 
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { createServices } from '../services/index.js';
 import { createHandlers } from '../handlers.js';
@@ -56,9 +59,13 @@ async function main(): Promise<void> {
     host: flags.host,
     ...(process.env.SARGABLE_WEB_TOKEN ? { token: process.env.SARGABLE_WEB_TOKEN } : {}),
   });
-  process.stdout.write(`Sargable web mode: ${server.url}\n`);
-  if (flags.open) openBrowser(server.url);
+  // The printed link carries a one-time code (stdout is not argv); it works once, then the browser
+  // keeps an HttpOnly session cookie and the address bar shows the clean URL.
+  process.stdout.write(`Sargable web mode: ${server.loginUrl()}\n`);
+  process.stdout.write(`(the link works once; later visits in the same browser use ${server.url})\n`);
+  const launchDir = flags.open ? openBrowser(server.url, server.mintCode()) : undefined;
   const shutdown = () => {
+    if (launchDir) rmSync(launchDir, { recursive: true, force: true });
     // A running slow-log window restores the server's settings before we exit.
     void Promise.allSettled([services.capture?.cancelAll()])
       .then(() => services.connections.closeAll())
@@ -68,9 +75,23 @@ async function main(): Promise<void> {
   process.on('SIGTERM', shutdown);
 }
 
-function openBrowser(url: string): void {
+/**
+ * Opens the browser on a launch file in a private (0700) directory: the file (0600) posts the one-time
+ * code to /auth, so the browser's and the opener's argv carry only the file's path, never a secret.
+ * Returns the directory (removed on exit).
+ */
+function openBrowser(url: string, code: string): string | undefined {
+  let file: string;
+  let dir: string;
+  try {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'sargable-web-'));
+    file = path.join(dir, 'open.html');
+    writeFileSync(file, launchPage(url, code), { mode: 0o600 });
+  } catch {
+    return undefined;
+  }
   const command = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'cmd' : 'xdg-open';
-  const args = process.platform === 'win32' ? ['/c', 'start', '', url] : [url];
+  const args = process.platform === 'win32' ? ['/c', 'start', '', file] : [file];
   try {
     const child = spawn(command, args, { stdio: 'ignore', detached: true });
     child.on('error', () => undefined);
@@ -78,6 +99,19 @@ function openBrowser(url: string): void {
   } catch {
     // No browser opener: the URL is printed above.
   }
+  return dir;
+}
+
+/** The launch file: a form that posts the code to /auth at once (a button when scripts are off). */
+export function launchPage(url: string, code: string): string {
+  const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return (
+    '<!doctype html><meta charset="utf-8"><title>Sargable</title>' +
+    `<form method="post" action="${escape(new URL('/auth', url).href)}">` +
+    `<input type="hidden" name="code" value="${escape(code)}">` +
+    '<button type="submit">Open Sargable</button></form>' +
+    '<script>document.forms[0].submit()</script>'
+  );
 }
 
 main().catch((error: unknown) => {

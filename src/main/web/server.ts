@@ -1,4 +1,16 @@
-// Web mode: serves the renderer and the API bridge on loopback, guarded by a per-run token and a Host check.
+// Web mode: serves the renderer and the API bridge on loopback. See docs/security.md ("Web mode").
+/*
+ * Who may talk to the bridge:
+ * - Every request: the Host header must be exactly one of our own authorities (127.0.0.1:PORT,
+ *   localhost:PORT, [::1]:PORT, or the --host address), and a browser request must come from our own
+ *   origin (Origin / Sec-Fetch-Site). Another port on 127.0.0.1 is another origin and is refused, even
+ *   though the browser sends it our SameSite cookie (cookies do not separate ports).
+ * - The browser proves itself with an HttpOnly session cookie. It gets one by presenting a one-time
+ *   login code (`/?code=…`, or the POST from the launch file that `npm run web` opens), which is then
+ *   spent; the page is redirected to the clean `/`. The long-lived token never reaches the browser.
+ * - Non-browser clients (tests, scripts) send the token in the `x-sargable-token` header; they carry no
+ *   Origin, and a browser that somehow sends the header is still held to the origin check.
+ */
 
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
@@ -14,17 +26,34 @@ export interface WebServerOptions {
   staticDir: string;
   port?: number;
   host?: string;
+  /** Long-lived token for non-browser clients (header `x-sargable-token`); random when absent. */
   token?: string;
   /** Largest accepted request body (bytes). */
   maxBodyBytes?: number;
+  /** How long an unused login code stays valid (ms, default 10 minutes). */
+  codeTtlMs?: number;
 }
 
 export interface RunningWebServer {
+  /** The clean address of the app (no secret in it). */
   url: string;
   port: number;
   token: string;
+  /** A fresh one-time login code (single use, expires after codeTtlMs). */
+  mintCode(): string;
+  /** `url` with a fresh one-time login code, for printing (never for argv). */
+  loginUrl(): string;
   close(): Promise<void>;
 }
+
+/** Name of the HttpOnly session cookie. */
+export const SESSION_COOKIE = 'sargable_session';
+/** Most sessions kept at once (the oldest is dropped first). */
+const MAX_SESSIONS = 64;
+/** Most unused login codes kept at once. */
+const MAX_CODES = 64;
+/** A body over the limit is read and thrown away up to this many bytes, so the client sees the 413. */
+const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 const TYPES: Record<string, string> = {
@@ -46,7 +75,42 @@ export const CONTENT_SECURITY_POLICY = RENDERER_CSP_HEADER;
 
 /** True when the bind address is a loopback address. */
 export function isLoopback(host: string): boolean {
-  return LOOPBACK.has(host) || host.startsWith('127.');
+  return LOOPBACK.has(host) || /^127(?:\.\d{1,3}){3}$/.test(host);
+}
+
+/** The exact Host header values the bridge answers to when bound to `host`:`port`. */
+export function allowedAuthorities(host: string, port: number): Set<string> {
+  const names = isLoopback(host) ? ['127.0.0.1', 'localhost', '[::1]'] : [];
+  const bound = host.includes(':') ? `[${host}]` : host;
+  if (!names.includes(bound)) names.push(bound);
+  return new Set(names.map((name) => `${name}:${port}`));
+}
+
+/** Why a request is refused before any work is done, or undefined when it may go on. */
+export function refusal(
+  headers: IncomingMessage['headers'],
+  authorities: ReadonlySet<string>,
+  /** The launch file's login POST comes from a file:// page: Origin "null", Sec-Fetch-Site cross-site. */
+  opaqueOriginAllowed = false,
+): { status: number; code: string; message: string } | undefined {
+  const host = (headers.host ?? '').toLowerCase();
+  if (!authorities.has(host))
+    return {
+      status: 403,
+      code: 'FORBIDDEN_HOST',
+      message: `Host "${host.slice(0, 100)}" is not this bridge; open it as http://${[...authorities][0]}/.`,
+    };
+  const origin = headerValue(headers.origin);
+  if (opaqueOriginAllowed && (origin === undefined || origin === 'null')) return undefined;
+  if (origin !== undefined) {
+    const match = /^http:\/\/([^/]+)$/i.exec(origin);
+    if (!match || !authorities.has(match[1]!.toLowerCase()))
+      return { status: 403, code: 'FORBIDDEN_ORIGIN', message: 'Requests from another origin are refused.' };
+  }
+  const site = headerValue(headers['sec-fetch-site']);
+  if (site !== undefined && site !== 'same-origin' && site !== 'none')
+    return { status: 403, code: 'FORBIDDEN_ORIGIN', message: 'Requests from another site are refused.' };
+  return undefined;
 }
 
 /** Start the bridge. Resolves when listening. */
@@ -55,8 +119,14 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
   const token = options.token ?? randomBytes(24).toString('base64url');
   const tokenBuffer = Buffer.from(token);
   const maxBody = options.maxBodyBytes ?? 16 * 1024 * 1024;
+  const codeTtl = options.codeTtlMs ?? 10 * 60_000;
   const staticRoot = path.resolve(options.staticDir);
+  let authorities = new Set<string>();
   let boundPort = 0;
+  /** Unused login codes and when they expire. */
+  const codes = new Map<string, number>();
+  /** Live session ids (insertion order = age). */
+  const sessions = new Set<string>();
 
   const tokenMatches = (candidate: string | undefined): boolean => {
     if (!candidate) return false;
@@ -64,68 +134,136 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
     return buffer.length === tokenBuffer.length && timingSafeEqual(buffer, tokenBuffer);
   };
 
-  const hostAllowed = (request: IncomingMessage): boolean => {
-    // DNS-rebinding guard: the Host header must name the address we bound.
-    const header = request.headers.host ?? '';
-    const name = header.replace(/:\d+$/, '').replace(/^\[|\]$/g, '');
-    return isLoopback(host) ? isLoopback(name) : true;
+  const mintCode = (): string => {
+    const now = Date.now();
+    for (const [code, expires] of codes) if (expires <= now || codes.size >= MAX_CODES) codes.delete(code);
+    const code = randomBytes(18).toString('base64url');
+    codes.set(code, now + codeTtl);
+    return code;
   };
+
+  /** Spends a login code: true once per code, before it expires. */
+  const spendCode = (candidate: string | null | undefined): boolean => {
+    if (!candidate || candidate.length > 64) return false;
+    const expires = codes.get(candidate);
+    if (expires === undefined) return false;
+    codes.delete(candidate);
+    return expires > Date.now();
+  };
+
+  const newSession = (): string => {
+    const id = randomBytes(24).toString('base64url');
+    sessions.add(id);
+    while (sessions.size > MAX_SESSIONS) sessions.delete(sessions.values().next().value!);
+    return id;
+  };
+
+  const hasSession = (request: IncomingMessage): boolean => {
+    const id = cookieValue(request, SESSION_COOKIE);
+    return id !== undefined && sessions.has(id);
+  };
+
+  const sessionCookie = (id: string) => `${SESSION_COOKIE}=${id}; HttpOnly; SameSite=Strict; Path=/`;
 
   const server = http.createServer((request, response) => {
     void handle(request, response).catch((error: unknown) => {
-      send(
-        response,
-        500,
-        'application/json',
-        JSON.stringify({ ok: false, error: { code: 'INTERNAL', message: String(error) } }),
-      );
+      if (error instanceof HttpError) return sendJson(response, error.status, error.code, error.message);
+      sendJson(response, 500, 'INTERNAL', `Unexpected error: ${String(error).slice(0, 500)}`);
     });
   });
+  // Slow or stuck clients cannot hold sockets forever.
+  server.headersTimeout = 20_000;
+  server.requestTimeout = 120_000;
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    if (!hostAllowed(request)) return send(response, 403, 'text/plain', 'Forbidden host');
-    const url = new URL(request.url ?? '/', `http://${request.headers.host ?? 'localhost'}`);
-    if (url.pathname.startsWith('/rpc/')) {
-      if (request.method !== 'POST') return send(response, 405, 'text/plain', 'Use POST');
-      if (!tokenMatches(headerValue(request.headers['x-sargable-token']))) {
-        return send(
+    const isLogin = request.method === 'POST' && (request.url ?? '').split('?')[0] === '/auth';
+    const refused = refusal(request.headers, authorities, isLogin);
+    if (refused) {
+      drain(request);
+      return sendJson(response, refused.status, refused.code, refused.message);
+    }
+    let url: URL;
+    let pathname: string;
+    try {
+      url = new URL(request.url ?? '/', `http://${request.headers.host}`);
+      pathname = decodeURIComponent(url.pathname);
+    } catch {
+      drain(request);
+      return sendJson(response, 400, 'INVALID_INPUT', 'The request URL is malformed.');
+    }
+
+    if (pathname.startsWith('/rpc/')) {
+      if (request.method !== 'POST') return sendJson(response, 405, 'INVALID_INPUT', 'Use POST.');
+      if (!tokenMatches(headerValue(request.headers['x-sargable-token'])) && !hasSession(request)) {
+        drain(request);
+        return sendJson(
           response,
           401,
-          'application/json',
-          JSON.stringify({ ok: false, error: { code: 'AUTH_FAILED', message: 'Missing or wrong token.' } }),
+          'AUTH_FAILED',
+          'No session: open the link that "npm run web" printed (or opened) in this browser.',
         );
       }
-      const method = decodeURIComponent(url.pathname.slice('/rpc/'.length));
+      const method = pathname.slice('/rpc/'.length);
       const body = await readBody(request, maxBody);
       let parsed: unknown;
       try {
         parsed = body.length ? JSON.parse(body) : undefined;
       } catch {
-        return send(
-          response,
-          400,
-          'application/json',
-          JSON.stringify({
-            ok: false,
-            error: { code: 'INVALID_INPUT', message: 'Request body is not JSON.' },
-          }),
-        );
+        return sendJson(response, 400, 'INVALID_INPUT', 'Request body is not JSON.');
       }
       const reply = await dispatch(options.handlers, method, parsed);
       return send(response, 200, 'application/json', JSON.stringify(reply));
     }
-    if (request.method !== 'GET' && request.method !== 'HEAD')
-      return send(response, 405, 'text/plain', 'Method not allowed');
-    const isPage = url.pathname === '/' || url.pathname === '/index.html';
-    if (isPage && !tokenMatches(url.searchParams.get('token') ?? cookieToken(request))) {
+
+    if (pathname === '/login-code') {
+      // For scripts and tests that hold the token: a one-time code to open a browser with.
+      drain(request);
+      if (request.method !== 'POST') return sendJson(response, 405, 'INVALID_INPUT', 'Use POST.');
+      if (!tokenMatches(headerValue(request.headers['x-sargable-token'])))
+        return sendJson(response, 401, 'AUTH_FAILED', 'Missing or wrong token.');
       return send(
         response,
-        401,
-        'text/html; charset=utf-8',
-        '<!doctype html><title>Sargable</title><p>Open the URL that <code>npm run web</code> printed: it carries the access token.</p>',
+        200,
+        'application/json',
+        JSON.stringify({ ok: true, value: { code: mintCode() } }),
       );
     }
-    const relative = isPage ? 'index.html' : decodeURIComponent(url.pathname).replace(/^\/+/, '');
+
+    if (pathname === '/auth') {
+      // The launch file's form: POST code=… (from file://, so Origin is "null"; the code is the proof).
+      if (request.method !== 'POST') return sendJson(response, 405, 'INVALID_INPUT', 'Use POST.');
+      const body = await readBody(request, 4096);
+      const code = new URLSearchParams(body).get('code');
+      if (!spendCode(code)) return sendLoginPage(response, 401);
+      response.writeHead(200, {
+        ...pageHeaders(),
+        'set-cookie': sessionCookie(newSession()),
+        // A navigation started by our own page, so the SameSite=Strict cookie goes with it.
+        refresh: '0;url=/',
+      });
+      return void response.end(
+        '<!doctype html><meta http-equiv="refresh" content="0;url=/"><title>Sargable</title><p><a href="/">Open Sargable</a></p>',
+      );
+    }
+
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      drain(request);
+      return sendJson(response, 405, 'INVALID_INPUT', 'Method not allowed.');
+    }
+    const isPage = pathname === '/' || pathname === '/index.html';
+    if (isPage && url.searchParams.has('code')) {
+      // Spend the code, set the session, and leave the code's URL at once for the clean one.
+      const ok = spendCode(url.searchParams.get('code'));
+      if (!ok) return sendLoginPage(response, 401);
+      response.writeHead(303, {
+        ...pageHeaders(),
+        location: '/',
+        'set-cookie': sessionCookie(newSession()),
+      });
+      return void response.end();
+    }
+    if (isPage && !hasSession(request)) return sendLoginPage(response, 401);
+    const relative = isPage ? 'index.html' : pathname.replace(/^\/+/, '');
     const file = path.resolve(staticRoot, relative);
     if (!file.startsWith(staticRoot + path.sep)) return send(response, 403, 'text/plain', 'Forbidden');
     const info = await stat(file).catch(() => undefined);
@@ -135,11 +273,7 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
       'x-content-type-options': 'nosniff',
       'cache-control': isPage ? 'no-store' : 'public, max-age=3600',
     };
-    if (isPage) {
-      headers['content-security-policy'] = CONTENT_SECURITY_POLICY;
-      headers['set-cookie'] = `sargable_token=${token}; HttpOnly; SameSite=Strict; Path=/`;
-      headers['referrer-policy'] = 'no-referrer';
-    }
+    if (isPage) Object.assign(headers, pageHeaders());
     response.writeHead(200, headers);
     if (request.method === 'HEAD') return void response.end();
     response.end(await readFile(file));
@@ -151,25 +285,67 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
       server.off('error', reject);
       const address = server.address();
       boundPort = typeof address === 'object' && address ? address.port : (options.port ?? 0);
+      authorities = allowedAuthorities(host, boundPort);
       resolve();
     });
   });
   const displayHost = host.includes(':') ? `[${host}]` : host;
+  const url = `http://${displayHost}:${boundPort}/`;
   return {
-    url: `http://${displayHost}:${boundPort}/?token=${encodeURIComponent(token)}`,
+    url,
     port: boundPort,
     token,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    mintCode,
+    loginUrl: () => `${url}?code=${mintCode()}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function pageHeaders(): Record<string, string> {
+  return {
+    'content-type': 'text/html; charset=utf-8',
+    'x-content-type-options': 'nosniff',
+    'cache-control': 'no-store',
+    'content-security-policy': CONTENT_SECURITY_POLICY,
+    'referrer-policy': 'no-referrer',
+    'x-frame-options': 'DENY',
+  };
+}
+
+function sendLoginPage(response: ServerResponse, status: number): void {
+  response.writeHead(status, pageHeaders());
+  response.end(
+    '<!doctype html><title>Sargable</title><p>This page needs a login link. ' +
+      'Open the link that <code>npm run web</code> printed (each link works once), ' +
+      'or restart it to get a new one.</p>',
+  );
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function cookieToken(request: IncomingMessage): string | undefined {
+function cookieValue(request: IncomingMessage, name: string): string | undefined {
   const cookie = request.headers.cookie ?? '';
-  return /(?:^|;\s*)sargable_token=([^;]+)/.exec(cookie)?.[1];
+  for (const part of cookie.split(';')) {
+    const [key, ...rest] = part.trim().split('=');
+    if (key === name) return rest.join('=');
+  }
+  return undefined;
 }
 
 function send(response: ServerResponse, status: number, type: string, body: string): void {
@@ -177,20 +353,55 @@ function send(response: ServerResponse, status: number, type: string, body: stri
   response.end(body);
 }
 
+function sendJson(response: ServerResponse, status: number, code: string, message: string): void {
+  if (response.headersSent) return void response.destroy();
+  send(response, status, 'application/json', JSON.stringify({ ok: false, error: { code, message } }));
+}
+
+/** Reads and discards what is left of a request body (up to MAX_DRAIN_BYTES), so the reply arrives. */
+function drain(request: IncomingMessage): void {
+  let seen = 0;
+  request.on('data', (chunk: Buffer) => {
+    seen += chunk.length;
+    if (seen > MAX_DRAIN_BYTES) request.destroy();
+  });
+  request.resume();
+}
+
+/** The body as text, refusing (413) anything over `limit` bytes without keeping it in memory. */
 function readBody(request: IncomingMessage, limit: number): Promise<string> {
+  const declared = Number(request.headers['content-length'] ?? 0);
+  if (declared > limit) {
+    drain(request);
+    return Promise.reject(tooLarge(limit));
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let over = false;
     request.on('data', (chunk: Buffer) => {
+      if (over) return;
       size += chunk.length;
       if (size > limit) {
-        reject(new Error(`Request body larger than ${limit} bytes`));
-        request.destroy();
+        over = true;
+        chunks.length = 0;
+        drain(request);
+        reject(tooLarge(limit));
         return;
       }
       chunks.push(chunk);
     });
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('end', () => {
+      if (!over) resolve(Buffer.concat(chunks).toString('utf8'));
+    });
     request.on('error', reject);
   });
+}
+
+function tooLarge(limit: number): HttpError {
+  return new HttpError(
+    413,
+    'INPUT_TOO_LARGE',
+    `Request body larger than ${limit} bytes: send less text at once (split the SQL or the schema).`,
+  );
 }

@@ -1,15 +1,13 @@
 // Page-action helpers for the Sargable workbench (open, type SQL, analyze, connect, work offline, read markers).
 import { expect, type Locator, type Page } from '@playwright/test';
-import { e2eToken } from './env.js';
+import { login } from './login.js';
 
-/** Open web mode with the token and wait for the editor. */
+/** Open web mode through a one-time login code and wait for the editor. */
 export async function openWorkbench(page: Page): Promise<void> {
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(error.message));
-  await page.goto(`/?token=${e2eToken}`);
+  await login(page);
   await expect(page.locator('.monaco-editor .view-lines')).toBeVisible();
-  // The token leaves the address bar once the page has read it.
-  expect(new URL(page.url()).searchParams.has('token')).toBe(false);
   expect(problems).toEqual([]);
 }
 

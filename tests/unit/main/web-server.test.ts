@@ -26,13 +26,20 @@ beforeAll(async () => {
 afterAll(async () => server.close());
 
 describe('web bridge', () => {
-  it('prints a loopback URL carrying the token', () => {
-    expect(server.url).toBe(`http://127.0.0.1:${server.port}/?token=secret-token`);
+  it('has a clean loopback URL; the login link carries a one-time code, never the token', () => {
+    expect(server.url).toBe(`http://127.0.0.1:${server.port}/`);
+    const login = server.loginUrl();
+    expect(login).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${server.port}/\\?code=[A-Za-z0-9_-]{20,}$`));
+    expect(login).not.toContain('secret-token');
   });
 
-  it('serves the page only with the token, with a CSP', async () => {
+  it('serves the page only with a session (from a one-time code), with a CSP', async () => {
     expect((await fetch(`${base}/`)).status).toBe(401);
-    const page = await fetch(`${base}/?token=secret-token`);
+    expect((await fetch(`${base}/?token=secret-token`)).status).toBe(401);
+    const login = await fetch(server.loginUrl(), { redirect: 'manual' });
+    expect(login.status).toBe(303);
+    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    const page = await fetch(`${base}/`, { headers: { cookie } });
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
     expect((await fetch(`${base}/assets/app.js`)).status).toBe(200);

@@ -1,0 +1,347 @@
+// Attacks on web mode's HTTP bridge, with real HTTP requests against the server started in process:
+// foreign Host / Origin / Sec-Fetch-Site, the login code and session cookie, malformed URLs, huge bodies.
+// The canary is a secret file in a temp dir; whatever the attacker tries, its content never comes back.
+import http from 'node:http';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHandlers } from '../../src/main/handlers.js';
+import { ConnectionService } from '../../src/main/services/connection.js';
+import { startWebServer, type RunningWebServer } from '../../src/main/web/server.js';
+
+const TOKEN = 'bridge-token-for-security-tests-0123';
+let server: RunningWebServer;
+let other: http.Server;
+let otherPort: number;
+let dir: string;
+let canaryFile: string;
+const canary = `CANARY-${Math.random().toString(36).slice(2)}-PRIVATE-KEY`;
+
+interface Raw {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** One raw HTTP/1.1 request to the bridge: any Host, Origin, cookie or body the attacker likes. */
+function raw(
+  options: {
+    path: string;
+    method?: string;
+    headers?: Record<string, string | number>;
+    body?: string | Buffer;
+  },
+  port = server.port,
+): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: options.path,
+        method: options.method ?? 'GET',
+        headers: { host: `127.0.0.1:${port}`, ...options.headers },
+        // Every attempt on its own socket, so a reset shows up as an error here.
+        agent: false,
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+      },
+    );
+    request.on('error', reject);
+    request.end(options.body);
+  });
+}
+
+async function sessionCookie(): Promise<string> {
+  const code = server.mintCode();
+  const reply = await raw({ path: `/?code=${code}`, headers: { 'sec-fetch-site': 'none' } });
+  expect(reply.status).toBe(303);
+  const cookie = String(reply.headers['set-cookie']?.[0] ?? '');
+  return cookie.split(';')[0]!;
+}
+
+const rpc = (method: string, body: unknown, headers: Record<string, string>) =>
+  raw({
+    path: `/rpc/${method}`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'sargable-sec-web-'));
+  const staticDir = path.join(dir, 'renderer');
+  mkdirSync(path.join(staticDir, 'assets'), { recursive: true });
+  writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>app</title><p>APP PAGE</p>');
+  writeFileSync(path.join(staticDir, 'assets', 'app.js'), 'console.log(1)');
+  canaryFile = path.join(dir, 'id_ed25519');
+  writeFileSync(canaryFile, `-----BEGIN OPENSSH PRIVATE KEY-----\n${canary}\n`, { mode: 0o600 });
+  const handlers = createHandlers({
+    connections: new ConnectionService(),
+    app: { name: 'Sargable', version: 'test', mode: 'web' },
+    userDataDir: path.join(dir, 'userdata'),
+  });
+  server = await startWebServer({ handlers, staticDir, port: 0, token: TOKEN, maxBodyBytes: 1024 * 1024 });
+  // "Another origin on the same machine": a page served from another port of 127.0.0.1.
+  other = http.createServer((_request, response) => response.end('evil'));
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+  otherPort = (other.address() as { port: number }).port;
+});
+
+afterAll(async () => {
+  await server.close();
+  await new Promise((resolve) => other.close(resolve));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('Host header: exact authority only (DNS rebinding)', () => {
+  it('refuses look-alike and foreign hosts before any work', async () => {
+    const port = server.port;
+    for (const host of [
+      `127.evil.example:${port}`,
+      '127.evil.example',
+      `evil.example:${port}`,
+      `localhost.evil.example:${port}`,
+      `127.0.0.1:${otherPort}`,
+      '127.0.0.1',
+      `127.0.0.1.nip.io:${port}`,
+      `0x7f000001:${port}`,
+      `127.0.0.1:${port}@evil.example`,
+    ]) {
+      const reply = await rpc('app.info', {}, { host, 'x-sargable-token': TOKEN });
+      expect(reply.status, host).toBe(403);
+      expect(JSON.parse(reply.body).error.code).toBe('FORBIDDEN_HOST');
+    }
+  });
+
+  it('answers on 127.0.0.1, localhost and [::1] at our port', async () => {
+    for (const host of [`127.0.0.1:${server.port}`, `localhost:${server.port}`, `[::1]:${server.port}`]) {
+      const reply = await rpc('app.info', {}, { host, 'x-sargable-token': TOKEN });
+      expect(reply.status, host).toBe(200);
+      expect(JSON.parse(reply.body).ok).toBe(true);
+    }
+  });
+});
+
+describe('another origin cannot act, with or without the cookie or token', () => {
+  it('a cookie-only request from another port of 127.0.0.1 is refused (and reads no file)', async () => {
+    const cookie = await sessionCookie();
+    // The same request from our own origin works, so the cookie is real.
+    const own = await rpc('app.info', {}, { cookie, origin: `http://127.0.0.1:${server.port}` });
+    expect(own.status).toBe(200);
+    const attempts: Record<string, string>[] = [
+      { origin: `http://127.0.0.1:${otherPort}` },
+      { origin: `http://localhost:${otherPort}` },
+      { origin: 'null' },
+      { origin: `https://127.0.0.1:${server.port}` },
+      { origin: `http://127.0.0.1:${server.port}.evil.example` },
+      { 'sec-fetch-site': 'same-site' },
+      { 'sec-fetch-site': 'cross-site' },
+      { origin: `http://127.0.0.1:${server.port}`, 'sec-fetch-site': 'same-site' },
+    ];
+    for (const headers of attempts) {
+      const reply = await rpc('workspace.open', { path: canaryFile }, { cookie, ...headers });
+      expect(reply.status, JSON.stringify(headers)).toBe(403);
+      expect(reply.body).not.toContain(canary);
+      expect(JSON.parse(reply.body).error.code).toBe('FORBIDDEN_ORIGIN');
+    }
+  });
+
+  it('even the token does not help a browser page of another origin', async () => {
+    const reply = await rpc(
+      'app.info',
+      {},
+      { 'x-sargable-token': TOKEN, origin: `http://127.0.0.1:${otherPort}`, 'sec-fetch-site': 'same-site' },
+    );
+    expect(reply.status).toBe(403);
+  });
+
+  it('another origin cannot load the page, spend a code or mint one', async () => {
+    const code = server.mintCode();
+    const foreign = { origin: `http://127.0.0.1:${otherPort}`, 'sec-fetch-site': 'same-site' };
+    expect((await raw({ path: `/?code=${code}`, headers: { 'sec-fetch-site': 'same-site' } })).status).toBe(
+      403,
+    );
+    expect(
+      (
+        await raw({
+          path: '/auth',
+          method: 'POST',
+          headers: { ...foreign, 'content-type': 'application/x-www-form-urlencoded' },
+          body: `code=${code}`,
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (await raw({ path: '/login-code', method: 'POST', headers: { ...foreign, 'x-sargable-token': TOKEN } }))
+        .status,
+    ).toBe(403);
+    // The code was not spent by those attempts: the user can still use it.
+    expect((await raw({ path: `/?code=${code}`, headers: { 'sec-fetch-site': 'none' } })).status).toBe(303);
+  });
+
+  it('without a session or token nothing runs and the page is not served', async () => {
+    expect((await rpc('app.info', {}, {})).status).toBe(401);
+    expect((await rpc('app.info', {}, { cookie: `sargable_session=${TOKEN}` })).status).toBe(401);
+    expect((await rpc('app.info', {}, { 'x-sargable-token': 'wrong' })).status).toBe(401);
+    const page = await raw({ path: '/' });
+    expect(page.status).toBe(401);
+    expect(page.body).not.toContain('APP PAGE');
+  });
+});
+
+describe('login: one-time code, HttpOnly session cookie, clean URL', () => {
+  it('exchanges a code once for an HttpOnly SameSite=Strict cookie and redirects to /', async () => {
+    const code = server.mintCode();
+    const first = await raw({ path: `/?code=${code}`, headers: { 'sec-fetch-site': 'none' } });
+    expect(first.status).toBe(303);
+    expect(first.headers.location).toBe('/');
+    const setCookie = String(first.headers['set-cookie']?.[0]);
+    expect(setCookie).toMatch(/^sargable_session=[^;]+; HttpOnly; SameSite=Strict; Path=\//);
+    // The cookie is a session id, not the token; the token appears in no page or header.
+    expect(setCookie).not.toContain(TOKEN);
+    expect(JSON.stringify(first.headers)).not.toContain(TOKEN);
+    const cookie = setCookie.split(';')[0]!;
+    const page = await raw({ path: '/', headers: { cookie, 'sec-fetch-site': 'same-origin' } });
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('APP PAGE');
+    expect(page.body).not.toContain(TOKEN);
+    expect(page.headers['cache-control']).toBe('no-store');
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    // Spent: the URL left in history is worthless.
+    const again = await raw({ path: `/?code=${code}`, headers: { 'sec-fetch-site': 'none' } });
+    expect(again.status).toBe(401);
+    expect(again.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('the launch file POST (Origin null, from file://) logs in once', async () => {
+    const code = server.mintCode();
+    const post = () =>
+      raw({
+        path: '/auth',
+        method: 'POST',
+        headers: {
+          origin: 'null',
+          'sec-fetch-site': 'cross-site',
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: `code=${code}`,
+      });
+    const first = await post();
+    expect(first.status).toBe(200);
+    expect(String(first.headers['set-cookie']?.[0])).toMatch(/HttpOnly; SameSite=Strict/);
+    expect(first.body).not.toContain(code);
+    expect((await post()).status).toBe(401);
+  });
+
+  it('codes expire', async () => {
+    const shortLived = await startWebServer({
+      handlers: createHandlers({
+        connections: new ConnectionService(),
+        app: { name: 'Sargable', version: 'test', mode: 'web' },
+      }),
+      staticDir: path.join(dir, 'renderer'),
+      port: 0,
+      codeTtlMs: 1,
+    });
+    try {
+      const code = shortLived.mintCode();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const reply = await raw(
+        { path: `/?code=${code}`, headers: { host: `127.0.0.1:${shortLived.port}` } },
+        shortLived.port,
+      );
+      expect(reply.status).toBe(401);
+    } finally {
+      await shortLived.close();
+    }
+  });
+});
+
+describe('malformed and oversized requests get a JSON answer, not a 500 or a reset', () => {
+  it('a malformed percent-encoding is a 400 JSON error', async () => {
+    for (const target of ['/rpc/%E0%A4%A', '/%', '/assets/%ff%fe']) {
+      const reply = await raw({
+        path: target,
+        method: target.startsWith('/rpc') ? 'POST' : 'GET',
+        headers: { 'x-sargable-token': TOKEN },
+        body: '{}',
+      });
+      expect(reply.status, target).toBe(400);
+      expect(JSON.parse(reply.body)).toMatchObject({ ok: false, error: { code: 'INVALID_INPUT' } });
+    }
+  });
+
+  it('a body over the limit is a 413 JSON error (declared length and chunked), memory bounded', async () => {
+    const big = Buffer.alloc(5 * 1024 * 1024, 0x20);
+    const declared = await raw({
+      path: '/rpc/analyze.run',
+      method: 'POST',
+      headers: {
+        'x-sargable-token': TOKEN,
+        'content-type': 'application/json',
+        'content-length': big.length,
+      },
+      body: big,
+    });
+    expect(declared.status).toBe(413);
+    expect(JSON.parse(declared.body).error.code).toBe('INPUT_TOO_LARGE');
+
+    const before = process.memoryUsage().rss;
+    const chunked = await new Promise<Raw>((resolve, reject) => {
+      const request = http.request(
+        {
+          host: '127.0.0.1',
+          port: server.port,
+          path: '/rpc/analyze.run',
+          method: 'POST',
+          agent: false,
+          headers: {
+            host: `127.0.0.1:${server.port}`,
+            'x-sargable-token': TOKEN,
+            'transfer-encoding': 'chunked',
+          },
+        },
+        (response) => {
+          let body = '';
+          response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          response.on('end', () =>
+            resolve({ status: response.statusCode ?? 0, headers: response.headers, body }),
+          );
+        },
+      );
+      request.on('error', reject);
+      const piece = Buffer.alloc(256 * 1024, 0x20);
+      for (let sent = 0; sent < 32 * 1024 * 1024; sent += piece.length) request.write(piece);
+      request.end();
+    });
+    expect(chunked.status).toBe(413);
+    expect(JSON.parse(chunked.body).error.code).toBe('INPUT_TOO_LARGE');
+    // 32 MiB went over the wire; the bridge kept at most its 1 MiB limit of it.
+    expect(process.memoryUsage().rss - before).toBeLessThan(24 * 1024 * 1024);
+    // The bridge is still healthy.
+    expect((await rpc('app.info', {}, { 'x-sargable-token': TOKEN })).status).toBe(200);
+  });
+
+  it('paths outside the renderer are not served', async () => {
+    for (const target of [
+      '/../../etc/passwd',
+      '/%2e%2e/%2e%2e/etc/passwd',
+      `/${'..%2f'.repeat(8)}etc/passwd`,
+    ]) {
+      const reply = await raw({ path: target });
+      expect(reply.status, target).not.toBe(200);
+      expect(reply.body).not.toContain('root:');
+    }
+  });
+});
