@@ -1,4 +1,4 @@
-// `npm start` without an Electron binary: one clear line, then web mode with a tokenized loopback URL.
+// `npm start` without an Electron binary: one clear line, then web mode with a one-time login link.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -27,7 +27,7 @@ it('falls back to web mode with one clear line when Electron is missing', async 
     const timer = setTimeout(() => reject(new Error(`no URL within 20 s:\n${output}`)), 20_000);
     child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
-      const match = /Sargable web mode: (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(output);
+      const match = /Sargable web mode: (http:\/\/127\.0\.0\.1:\d+\/\?code=\S+)/.exec(output);
       if (match?.[1]) {
         clearTimeout(timer);
         resolve(match[1]);
@@ -36,9 +36,11 @@ it('falls back to web mode with one clear line when Electron is missing', async 
   });
   try {
     expect(output).toMatch(/^Electron binary not found .*starting web mode instead\.$/m);
-    const response = await fetch(url);
-    expect(response.status).toBe(200);
-    expect((await fetch(url.replace(/\?token=.*/, ''))).status).toBe(401);
+    expect((await fetch(url.replace(/\?code=.*/, ''))).status).toBe(401);
+    const login = await fetch(url, { redirect: 'manual' });
+    expect(login.status).toBe(303);
+    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    expect((await fetch(url.replace(/\?code=.*/, ''), { headers: { cookie } })).status).toBe(200);
   } finally {
     child.kill('SIGTERM');
   }
