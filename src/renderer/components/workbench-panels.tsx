@@ -1,0 +1,195 @@
+// The bottom area: the panel tabs (Findings, Plan, Top queries, Locks, Modes, Export) and the shown panel.
+import { productionName, profileId } from '../session.js';
+import type { useAnalysis } from '../state/analysis.js';
+import { features, type Workbench } from '../state/context.js';
+import { suggestionActions } from '../state/suggestions.js';
+import type { useTabs } from '../state/tabs.js';
+import { activeAnalysis, liveOf, type PanelId, type WorkbenchState } from '../state/workbench.js';
+import { severityCounts, type ReportItem } from '../report-items.js';
+import type { ShortcutKeys } from './app-commands.js';
+import { ErrorBox } from './error-box.js';
+import { ExportPanel } from './export-panel.js';
+import { FindingsPanel } from './findings-panel.js';
+import { LocksPanel } from './locks-panel.js';
+import { ModesPanel } from './modes-panel.js';
+import { PlanPanel } from './plan-panel.js';
+import { TopQueriesPanel } from './top-queries-panel.js';
+
+const panelList: { id: PanelId; label: string }[] = [
+  { id: 'findings', label: 'Findings' },
+  { id: 'plan', label: 'Plan' },
+  ...(features.top ? [{ id: 'top' as const, label: 'Top queries' }] : []),
+  ...(features.locks ? [{ id: 'locks' as const, label: 'Locks' }] : []),
+  ...(features.modes ? [{ id: 'modes' as const, label: 'Modes' }] : []),
+  ...(features.export ? [{ id: 'export' as const, label: 'Export' }] : []),
+];
+
+export function WorkbenchPanels({
+  wb,
+  state,
+  keys,
+  dark,
+  linkUp,
+  run,
+  tabs,
+  toggleRule,
+}: {
+  wb: Workbench;
+  state: WorkbenchState;
+  keys: ShortcutKeys;
+  dark: boolean;
+  linkUp: boolean;
+  run: ReturnType<typeof useAnalysis>;
+  tabs: ReturnType<typeof useTabs>;
+  toggleRule(rule: string, disabled: boolean): void;
+}) {
+  const { api, store } = wb;
+  const { session, panel, plan } = state;
+  const analysis = activeAnalysis(state);
+  const items = analysis.status === 'done' ? analysis.items : [];
+  const live = liveOf(state);
+  const flavor = live ? live.server.flavor : session.kind === 'offline' ? session.flavor : 'mysql';
+  const version = live ? live.server.version : session.kind === 'offline' ? session.version : '8.0.33';
+  return (
+    <section className="panels" aria-label="Results">
+      <div className="panels__tabs" role="tablist" aria-label="Panels">
+        {panelList.map(({ id, label }) => (
+          <button
+            key={id}
+            type="button"
+            role="tab"
+            id={`tab-${id}`}
+            aria-selected={panel === id}
+            aria-controls={`panel-${id}`}
+            className={`panels__tab${panel === id ? ' is-active' : ''}`}
+            onClick={() => store.dispatch({ type: 'panel/shown', panel: id })}
+            data-testid={`panel-tab-${id}`}
+          >
+            {label}
+            {id === 'findings' && analysis.status === 'done' && <FindingsCount items={analysis.items} />}
+            {id === 'plan' && plan.status === 'done' && (
+              <span className="panels__dot" aria-label="has a plan" />
+            )}
+          </button>
+        ))}
+      </div>
+      <div
+        className="panels__body"
+        role="tabpanel"
+        id={`panel-${panel}`}
+        aria-labelledby={`tab-${panel}`}
+        data-testid={`${panel}-panel`}
+      >
+        {panel === 'findings' &&
+          (analysis.status === 'failed' ? (
+            <div className="panels__error">
+              <ErrorBox error={analysis.error} testId="analyze-error" />
+            </div>
+          ) : analysis.status === 'running' ? (
+            <div className="empty-state" aria-busy="true">
+              <p className="empty-state__title">Analyzing…</p>
+            </div>
+          ) : (
+            <FindingsPanel
+              items={items}
+              analyzed={analysis.status === 'done'}
+              stale={analysis.status === 'done' && analysis.stale}
+              liveKeys={state.liveKeys}
+              shortcut={keys.analyze}
+              onReveal={(key) => {
+                store.dispatch({ type: 'finding/selected', key });
+                wb.editor()?.reveal(key);
+              }}
+              selectedKey={state.selectedKey}
+              actions={suggestionActions(wb, state, dark)}
+              rules={
+                features.ruleToggles
+                  ? {
+                      disabled: state.disabledRules,
+                      onDisable: (rule) => toggleRule(rule, true),
+                      onEnable: (rule) => toggleRule(rule, false),
+                    }
+                  : undefined
+              }
+            />
+          ))}
+        {panel === 'plan' && (
+          <PlanPanel
+            state={plan}
+            connected={live !== null}
+            canAnalyze={Boolean(
+              live && (live.server.capabilities.explainAnalyze || live.server.capabilities.analyzeFormatJson),
+            )}
+            explainShortcut={keys.explain}
+            items={items}
+            onExplain={() => void run.explain(false)}
+            onExplainAnalyze={run.confirmExplainAnalyze}
+            onPaste={() => store.dispatch({ type: 'dialog/opened', dialog: { kind: 'paste' } })}
+            onOpenFinding={tabs.openFinding}
+          />
+        )}
+        {features.top && (panel === 'top' || state.topKept) && (
+          // Kept mounted once opened: a running capture and its result survive a switch to another panel.
+          <div className="panels__keep" hidden={panel !== 'top'}>
+            <TopQueriesPanel
+              api={api}
+              connected={live !== null}
+              connectionId={live?.connectionId ?? null}
+              production={productionName(session)}
+              linkUp={linkUp}
+              onSend={(sql, explainIt) => {
+                tabs.newTab('Top query', `${sql.replace(/;?\s*$/, '')};\n`);
+                if (explainIt) void run.explain(false);
+                else void run.analyze('all');
+              }}
+            />
+          </div>
+        )}
+        {panel === 'locks' && features.locks && (
+          <LocksPanel
+            api={api}
+            connectionId={live?.connectionId ?? null}
+            production={productionName(session)}
+            linkUp={linkUp}
+          />
+        )}
+        {panel === 'modes' && features.modes && (
+          <ModesPanel
+            api={api}
+            connectionId={live?.connectionId ?? null}
+            getSql={() => wb.editor()?.getText() ?? ''}
+            schemaSql={session.kind === 'offline' ? session.schemaSql : ''}
+          />
+        )}
+        {panel === 'export' && features.export && (
+          <ExportPanel
+            api={api}
+            profileId={profileId(session)}
+            flavor={flavor}
+            version={version}
+            connectionId={live?.connectionId ?? null}
+            dark={dark}
+            revision={state.exportRevision}
+            where={live?.label ?? null}
+            production={productionName(session)}
+            applyRequest={state.exportApplyRequest}
+          />
+        )}
+      </div>
+    </section>
+  );
+}
+
+function FindingsCount({ items }: { items: ReportItem[] }) {
+  const counts = severityCounts(items);
+  const title = `${counts.error} errors, ${counts.warning} warnings, ${counts.info} info`;
+  return (
+    <span
+      className={`panels__count${counts.error > 0 ? ' panels__count--error' : ''}`}
+      title={title}
+      data-testid="findings-count"
+    >
+      {items.length}
+    </span>
+  );
+}
