@@ -29,200 +29,48 @@
  * pt-query-digest leaves out of its report, come last instead of disappearing.
  */
 import { checksum, fingerprint, fingerprintKey, plainKeyHash, sameKey } from '../fingerprint/fingerprint.js';
+import type {
+  AttributeType,
+  ClassState,
+  Digest,
+  DigestClass,
+  DigestOptions,
+  DigestReportOptions,
+  DigestResult,
+  DigestSegment,
+  ExecutionSummary,
+  FlagSummary,
+  SampleEvent,
+} from './digest-types.js';
+import {
+  addValue,
+  bucketIndex,
+  decadeHistogram,
+  mergeable,
+  mergeMetric,
+  type Metric,
+  type MetricSummary,
+  newMetric,
+  sumOf,
+  summarize,
+} from './metrics.js';
 import type { SlowLogEvent, SlowLogSkip } from './parser.js';
 import { ATTRIBUTE_LINE_OP, ParsedSlowLogEvent, perlTruthy } from './parser.js';
 import { binaryToDisplay, detach } from './text.js';
 
-/** Statistics of one numeric attribute (seconds for *_time / *_wait, else counts). */
-export interface MetricSummary {
-  /** Number of events that carried the attribute. */
-  count: number;
-  sum: number;
-  min: number;
-  max: number;
-  avg: number;
-  /** pt-query-digest's bucketed median and 95th percentile (approximate by design). */
-  median: number;
-  p95: number;
-}
-
-/** Count of events with `Yes` for a Yes/No attribute (Filesort, Full_scan, Tmp_table, QC_hit…). */
-export interface FlagSummary {
-  yes: number;
-  count: number;
-}
-
-/** One query class. Text fields are decoded for display (UTF-8, falling back to Latin-1). */
-export interface DigestClass {
-  /** pt-query-digest's class checksum (32 upper-case hex digits). */
-  checksum: string;
-  fingerprint: string;
-  /** Events in the class, including those without Query_time (pt's `query_count`). */
-  queryCount: number;
-  queryTime: MetricSummary | undefined;
-  lockTime: MetricSummary | undefined;
-  rowsSent: MetricSummary | undefined;
-  rowsExamined: MetricSummary | undefined;
-  rowsAffected: MetricSummary | undefined;
-  /**
-   * Query_time distribution on pt-query-digest's report scale, one count per
-   * {@link QUERY_TIME_BUCKETS} label (`1us` = below 10 µs, `10us` = 10-100 µs, …, `10s+`), summed
-   * from the class's 1000 logarithmic buckets (so it merges exactly across segments and costs
-   * nothing per event). Unlike pt's chart, values below 1 µs are counted in `1us`, so the counts
-   * add up to `queryTime.count`. Undefined when the class has no Query_time.
-   */
-  queryTimeHistogram: number[] | undefined;
-  /**
-   * Numeric attributes by their log name (Created_tmp_tables, Tmp_disk_tables…): the
-   * {@link REPORTED_ATTRIBUTES} and the ranking attribute, or every one with `attributes: 'all'`.
-   */
-  metrics: Record<string, MetricSummary>;
-  /** Yes/No attributes by their log name, chosen like `metrics`. */
-  flags: Record<string, FlagSummary>;
-  /** Temporary tables, sorts and scans, from whichever fields the log has. */
-  execution: ExecutionSummary;
-  /** Timestamps as pt-query-digest prints them (`2007-12-18 11:48:27`, ISO kept to 19 chars). */
-  firstSeen: string | undefined;
-  lastSeen: string | undefined;
-  schemas: string[];
-  users: string[];
-  hosts: string[];
-  /** False when the class has no value for the ranking attribute (pt-query-digest omits it). */
-  ranked: boolean;
-  example: {
-    sql: string;
-    /** Query_time as written in the log (leading number only). */
-    queryTime: string | undefined;
-    ts: string | undefined;
-    schema: string | undefined;
-    line: number;
-  };
-}
-
-/**
- * How a class's statements executed, read from the fields the log has (null when it has none):
- * MySQL 8.0 `log_slow_extra` (`Created_tmp_tables`, `Created_tmp_disk_tables`,
- * `Sort_scan_count` + `Sort_range_count`, `Read_rnd_next`), Percona Server (`Tmp_tables`,
- * `Tmp_disk_tables`, `Filesort`, `Full_scan`, `Full_join`) and MariaDB with
- * `log_slow_verbosity=query_plan` (`Tmp_table`, `Tmp_table_on_disk`, `Filesort`, `Full_scan`,
- * `Full_join`). Numeric fields are summed (tables created, sorts done); Yes/No fields count the
- * statements that said Yes.
- */
-export interface ExecutionSummary {
-  /** Internal temporary tables created (numeric fields) or statements that used one (Yes/No). */
-  tmpTables: number | null;
-  /** The same, on disk. */
-  tmpDiskTables: number | null;
-  /** Sorts done (MySQL: Sort_scan_count + Sort_range_count) or statements with a filesort. */
-  filesorts: number | null;
-  /**
-   * Statements with a full table scan: `Full_scan: Yes`, or for MySQL (which has no such field)
-   * statements that read rows by scanning (`Read_rnd_next` > 0, which scans of internal
-   * temporary tables also count).
-   */
-  fullScans: number | null;
-  /** Statements with a join that used no index (`Full_join: Yes`; MySQL logs have no such field). */
-  fullJoins: number | null;
-}
-
-/** Totals over every aggregated event. */
-export interface DigestGlobal {
-  /** Events that carry Query_time (pt's `global.query_count`). */
-  queryCount: number;
-  /** All aggregated events, with or without Query_time. */
-  events: number;
-  /** Number of classes (pt's `unique_query_count`). */
-  uniqueQueryCount: number;
-  queryTime: MetricSummary | undefined;
-  lockTime: MetricSummary | undefined;
-  rowsSent: MetricSummary | undefined;
-  rowsExamined: MetricSummary | undefined;
-  firstSeen: string | undefined;
-  lastSeen: string | undefined;
-}
-
-/** The digest of one or more logs. */
-export interface DigestResult {
-  global: DigestGlobal;
-  classes: DigestClass[];
-  skipped: SlowLogSkip[];
-  /** Skips beyond `maxSkipped` are counted here but not listed. */
-  skippedTotal: number;
-}
-
-/** Options for {@link createDigest}. */
-export interface DigestOptions {
-  /** Distinct schemas/users/hosts kept per class. Default 100. */
-  maxDistinctValues?: number;
-  /** Skip records listed in the result. Default 1000. */
-  maxSkipped?: number;
-  /**
-   * This digest reads a later part of a log whose earlier part another digest reads: events
-   * before the first `db`/`ts` of the part inherit them from the earlier part, which is only
-   * known when the parts are merged ({@link Digest.absorb}), so they are kept as pending.
-   */
-  segment?: boolean;
-  /**
-   * Which attributes to aggregate: `reported` (default) the {@link REPORTED_ATTRIBUTES} plus the
-   * attribute of `orderBy`; `all` every attribute of the log, as pt-query-digest does.
-   */
-  attributes?: 'reported' | 'all';
-  /** The ranking `result()` will be asked for (`attribute:function`); its attribute is aggregated. */
-  orderBy?: string;
-}
-
-/**
- * A digest's state, structured-clonable, to be merged into the digest of the part of the log
- * before it ({@link Digest.absorb}). Produced by {@link Digest.segment}.
- */
-export interface DigestSegment {
-  /** Which attributes the digest aggregated (`all`, or the names it kept, comma-separated). */
-  aggregated: string;
-  attributes: { name: string; type: AttributeType | undefined }[];
-  /** Classes in the order they were first seen. */
-  classes: ClassState[];
-  /** By attribute index. */
-  globals: (Metric | undefined)[];
-  events: number;
-  skipped: SlowLogSkip[];
-  skippedTotal: number;
-  /** The last `db`/`ts` the part set itself (undefined when it set none). */
-  lastDb: string | undefined;
-  lastTs: string | undefined;
-  tsMin: string | undefined;
-  tsMax: string | undefined;
-  /** Some event had no `ts` of its own before the part's first one. */
-  pendingTs: boolean;
-}
-
-/** Options for {@link Digest.result}. */
-export interface DigestReportOptions {
-  /** `attribute:function`, function one of sum|min|max|avg|cnt. Default `Query_time:sum`. */
-  orderBy?: string;
-  /** Keep the first N classes after ranking. */
-  limit?: number;
-}
-
-/** An incremental aggregator. */
-export interface Digest {
-  add(event: SlowLogEvent): void;
-  addSkip(skip: SlowLogSkip): void;
-  result(options?: DigestReportOptions): DigestResult;
-  /** The state so far, for {@link Digest.absorb} (use a `segment: true` digest). */
-  segment(): DigestSegment;
-  /**
-   * Merges the digest of the part of the log that directly follows what this digest has read
-   * (starting at byte `at.offset`, line `at.line`), with the same result as if this digest had
-   * read that part itself. Returns false, changing nothing, when that cannot be guaranteed (an
-   * attribute typed differently by its first value in each part, or sums of values that are
-   * not whole millionths on both sides); the caller then digests that part itself.
-   */
-  absorb(segment: DigestSegment, at: { offset: number; line: number }): boolean;
-  readonly events: number;
-}
-
-/** @internal */
-export type AttributeType = 'num' | 'bool' | 'string';
+// The public surface stays here (index.ts and the renderer import it from digest.ts).
+export type {
+  Digest,
+  DigestClass,
+  DigestGlobal,
+  DigestOptions,
+  DigestReportOptions,
+  DigestResult,
+  DigestSegment,
+  ExecutionSummary,
+  FlagSummary,
+} from './digest-types.js';
+export { bucketIndex, bucketStatistics, type MetricSummary, QUERY_TIME_BUCKETS } from './metrics.js';
 
 /** How the digest treats a property name. */
 const enum Kind {
@@ -250,54 +98,6 @@ interface Attribute {
   next: number;
 }
 
-/**
- * count/sum/min/max of one attribute, plus pt's histogram for bucketed ones: a few
- * (index, count) pairs while the class is small, then a dense 1000-slot array.
- */
-/** @internal */
-export interface Metric {
-  cnt: number;
-  /**
-   * The sum, kept so that it does not depend on the order values are added in (segments of a
-   * file digested in parallel are merged by adding these): integer parts, millionths, and a
-   * float for values that are not a whole number of millionths (`inexact` then).
-   */
-  sumInt: number;
-  sumMicro: number;
-  sumOther: number;
-  inexact: boolean;
-  min: number;
-  max: number;
-  /** Values above zero. */
-  positive: number;
-  bucketed: boolean;
-  keys: number[] | undefined;
-  counts: number[] | undefined;
-  dense: Uint32Array | undefined;
-}
-
-/** @internal */
-export interface ClassState {
-  fingerprint: string;
-  count: number;
-  /** By attribute id. */
-  metrics: (Metric | undefined)[];
-  flags: (FlagSummary | undefined)[];
-  /** Distinct values, see {@link Distinct}. */
-  dbs: Distinct;
-  users: Distinct;
-  hosts: Distinct;
-  tsMin: string | undefined;
-  tsMax: string | undefined;
-  maxOffset: number;
-  sample: SampleEvent;
-  /** Segment digests: some event of the class inherits `db` / `ts` from the earlier part. */
-  pendingDb: boolean;
-  pendingTs: boolean;
-}
-
-/** Distinct values of a class: an array while short, a Set once it holds SMALL_DISTINCT. */
-type Distinct = string[] | Set<string>;
 const SMALL_DISTINCT = 8;
 
 /** A class seen for the first time: no events counted yet, `sample` as its example. */
@@ -317,17 +117,6 @@ function newClass(fingerprint: string, maxOffset: number, sample: SampleEvent): 
     pendingDb: false,
     pendingTs: false,
   };
-}
-
-interface SampleEvent {
-  query: string;
-  queryTime: string | undefined;
-  ts: string | undefined;
-  db: string | undefined;
-  line: number;
-  /** Segment digests: `db` / `ts` are inherited from the earlier part. */
-  dbPending: boolean;
-  tsPending: boolean;
 }
 
 // pt-query-digest's --ignore-attributes default, plus the ones we report separately.
@@ -399,105 +188,6 @@ const MYSQL_TS = /^(\d\d)(\d\d)(\d\d) +(\d+):(\d+):(\d+)(\.\d+)?$/;
 // Exact powers of ten: m / POW10[k] is the correctly rounded value of the decimal m·10^-k.
 const POW10 = Array.from({ length: 16 }, (_, k) => 10 ** k);
 
-// pt-query-digest EventAggregator constants.
-const BUCK_SIZE = 1.05;
-const BASE_LOG = Math.log(BUCK_SIZE);
-const BASE_OFFSET = Math.abs(1 - Math.log(0.000001) / BASE_LOG);
-const NUM_BUCK = 1000;
-const MIN_BUCK = 0.000001;
-const BUCKET_VALUES: number[] = Array.from({ length: NUM_BUCK }, (_, i) =>
-  i === 0 ? 0 : BUCK_SIZE ** (i - 1) * MIN_BUCK,
-);
-/** Distinct buckets a metric keeps as pairs before switching to the dense array. */
-const SPARSE_BUCKETS = 24;
-
-/** Labels of pt-query-digest's `Query_time distribution` chart, one per decade from 1 µs. */
-export const QUERY_TIME_BUCKETS = ['1us', '10us', '100us', '1ms', '10ms', '100ms', '1s', '10s+'] as const;
-
-/** Decade (index into QUERY_TIME_BUCKETS) of each 1.05 bucket: pt-query-digest's `buckets_of`. */
-const DECADE_OF_BUCKET: Uint8Array = (() => {
-  const decades = new Uint8Array(NUM_BUCK).fill(QUERY_TIME_BUCKETS.length - 1);
-  let start = 0;
-  for (let decade = 0; decade < QUERY_TIME_BUCKETS.length - 1; decade++) {
-    const next = bucketIndex(10 ** (decade + 1) * MIN_BUCK);
-    for (let i = start; i < next; i++) decades[i] = decade;
-    start = next;
-  }
-  return decades;
-})();
-
-/** The decade histogram (see {@link DigestClass.queryTimeHistogram}) of a bucketed metric. */
-function decadeHistogram(metric: Metric | undefined): number[] | undefined {
-  if (!metric || metric.cnt === 0 || !metric.bucketed) return undefined;
-  const out = new Array<number>(QUERY_TIME_BUCKETS.length).fill(0);
-  if (metric.dense) {
-    for (let i = 0; i < NUM_BUCK; i++) if (metric.dense[i]) out[DECADE_OF_BUCKET[i]!]! += metric.dense[i]!;
-  } else {
-    for (let k = 0; k < metric.keys!.length; k++)
-      out[DECADE_OF_BUCKET[metric.keys![k]!]!]! += metric.counts![k]!;
-  }
-  return out;
-}
-
-/** pt-query-digest's bucket index for a value. */
-export function bucketIndex(value: number): number {
-  if (value < MIN_BUCK) return 0;
-  const idx = Math.trunc(BASE_OFFSET + Math.log(value) / BASE_LOG);
-  return idx > NUM_BUCK - 1 ? NUM_BUCK - 1 : idx;
-}
-
-/** pt-query-digest's `_calc_metrics`: bucketed median and 95th percentile. */
-export function bucketStatistics(
-  buckets: ReadonlyMap<number, number>,
-  count: number,
-  min: number,
-  max: number,
-): { median: number; p95: number } {
-  const indexes = [...buckets.keys()].sort((a, b) => b - a);
-  return statisticsOf(
-    indexes,
-    indexes.map((i) => buckets.get(i) ?? 0),
-    count,
-    min,
-    max,
-  );
-}
-
-/** `_calc_metrics` over non-empty buckets given in descending index order. */
-function statisticsOf(
-  indexes: readonly number[],
-  counts: readonly number[],
-  count: number,
-  min: number,
-  max: number,
-): { median: number; p95: number } {
-  if (count === 0 || indexes.length === 0) return { median: 0, p95: 0 };
-  if (count === 1 || max === min) return { median: max, p95: max };
-  if (count === 2) return { median: (min + max) / 2, p95: max };
-  const cutoff = count >= 10 ? Math.trunc(count * 0.95) : count;
-  let totalLeft = count;
-  const topValues = count - cutoff;
-  let sumExcluded = 0;
-  const mid = Math.trunc(count / 2);
-  let median = 0;
-  let prev = NUM_BUCK - 1;
-  let bucket95 = 0;
-  for (let k = 0; k < indexes.length; k++) {
-    const bucket = indexes[k]!;
-    const n = counts[k]!;
-    if (!n) continue;
-    totalLeft -= n;
-    sumExcluded += n;
-    if (!bucket95 && sumExcluded > topValues) bucket95 = bucket;
-    if (!median && totalLeft <= mid) {
-      median =
-        cutoff % 2 || n > 1 ? BUCKET_VALUES[bucket]! : (BUCKET_VALUES[bucket]! + BUCKET_VALUES[prev]!) / 2;
-    }
-    prev = bucket;
-  }
-  return { median, p95: BUCKET_VALUES[bucket95]! };
-}
-
 /** pt-query-digest's `parse_timestamp`: `yymmdd h:mm:ss` → `20yy-mm-dd hh:mm:ss`; others unchanged. */
 export function normalizeTimestamp(ts: string): string {
   const m = MYSQL_TS.exec(ts);
@@ -505,160 +195,6 @@ export function normalizeTimestamp(ts: string): string {
   const two = (s: string | undefined): string => String(Number(s)).padStart(2, '0');
   const seconds = m[7] === undefined ? two(m[6]) : (Number(m[6]) + Number(m[7])).toFixed(6).padStart(9, '0');
   return `${Number(m[1]) + 2000}-${two(m[2])}-${two(m[3])} ${two(m[4])}:${two(m[5])}:${seconds}`;
-}
-
-function newMetric(bucketed: boolean, dense: boolean): Metric {
-  return {
-    cnt: 0,
-    sumInt: 0,
-    sumMicro: 0,
-    sumOther: 0,
-    inexact: false,
-    min: Infinity,
-    max: -Infinity,
-    positive: 0,
-    bucketed,
-    keys: bucketed && !dense ? [] : undefined,
-    counts: bucketed && !dense ? [] : undefined,
-    dense: bucketed && dense ? new Uint32Array(NUM_BUCK) : undefined,
-  };
-}
-
-function addValue(metric: Metric, value: number, bucket: number): void {
-  metric.cnt++;
-  const whole = Math.floor(value);
-  if (whole === value) metric.sumInt += whole;
-  else {
-    const micro = Math.round((value - whole) * 1e6);
-    if (whole + micro / 1e6 === value) {
-      metric.sumInt += whole;
-      metric.sumMicro += micro;
-    } else {
-      metric.sumOther += value;
-      metric.inexact = true;
-    }
-  }
-  if (value < metric.min) metric.min = value;
-  if (value > metric.max) metric.max = value;
-  if (value > 0) metric.positive++;
-  if (!metric.bucketed) return;
-  const dense = metric.dense;
-  if (dense !== undefined) {
-    dense[bucket]!++;
-    return;
-  }
-  const keys = metric.keys!;
-  const counts = metric.counts!;
-  for (let k = 0; k < keys.length; k++) {
-    if (keys[k] === bucket) {
-      counts[k]!++;
-      return;
-    }
-  }
-  if (keys.length < SPARSE_BUCKETS) {
-    keys.push(bucket);
-    counts.push(1);
-    return;
-  }
-  const array = new Uint32Array(NUM_BUCK);
-  for (let k = 0; k < keys.length; k++) array[keys[k]!] = counts[k]!;
-  array[bucket]!++;
-  metric.dense = array;
-  metric.keys = undefined;
-  metric.counts = undefined;
-}
-
-/** The sum of a metric's values (the same whatever order they were added in, unless `inexact`). */
-function sumOf(metric: Metric): number {
-  return metric.sumInt + metric.sumMicro / 1e6 + metric.sumOther;
-}
-
-/** Adds `n` values that fell in `bucket` to a bucketed metric's histogram. */
-function addBucket(metric: Metric, bucket: number, n: number): void {
-  const dense = metric.dense;
-  if (dense !== undefined) {
-    dense[bucket]! += n;
-    return;
-  }
-  const keys = metric.keys!;
-  const counts = metric.counts!;
-  for (let k = 0; k < keys.length; k++) {
-    if (keys[k] === bucket) {
-      counts[k]! += n;
-      return;
-    }
-  }
-  if (keys.length < SPARSE_BUCKETS) {
-    keys.push(bucket);
-    counts.push(n);
-    return;
-  }
-  const array = new Uint32Array(NUM_BUCK);
-  for (let k = 0; k < keys.length; k++) array[keys[k]!] = counts[k]!;
-  array[bucket]! += n;
-  metric.dense = array;
-  metric.keys = undefined;
-  metric.counts = undefined;
-}
-
-/** Whether two metrics can be merged without depending on the order of their values. */
-function mergeable(into: Metric | undefined, from: Metric | undefined): boolean {
-  return !(into?.inexact && from?.inexact);
-}
-
-/** Adds `from`'s values to `into` (a new metric when undefined); returns the result. */
-function mergeMetric(into: Metric | undefined, from: Metric, dense: boolean): Metric {
-  const target = into ?? newMetric(from.bucketed, dense);
-  target.cnt += from.cnt;
-  target.sumInt += from.sumInt;
-  target.sumMicro += from.sumMicro;
-  target.sumOther += from.sumOther;
-  target.inexact ||= from.inexact;
-  if (from.min < target.min) target.min = from.min;
-  if (from.max > target.max) target.max = from.max;
-  target.positive += from.positive;
-  if (target.bucketed) {
-    if (from.dense) {
-      for (let i = 0; i < NUM_BUCK; i++) if (from.dense[i]) addBucket(target, i, from.dense[i]!);
-    } else {
-      for (let k = 0; k < from.keys!.length; k++) addBucket(target, from.keys![k]!, from.counts![k]!);
-    }
-  }
-  return target;
-}
-
-function summarize(metric: Metric | undefined): MetricSummary | undefined {
-  if (!metric || metric.cnt === 0) return undefined;
-  let stats = { median: Number.NaN, p95: Number.NaN };
-  if (metric.bucketed) {
-    const indexes: number[] = [];
-    const counts: number[] = [];
-    if (metric.dense) {
-      for (let i = NUM_BUCK - 1; i >= 0; i--) {
-        const n = metric.dense[i]!;
-        if (n) {
-          indexes.push(i);
-          counts.push(n);
-        }
-      }
-    } else {
-      const order = metric.keys!.map((key, k) => k).sort((a, b) => metric.keys![b]! - metric.keys![a]!);
-      for (const k of order) {
-        indexes.push(metric.keys![k]!);
-        counts.push(metric.counts![k]!);
-      }
-    }
-    stats = statisticsOf(indexes, counts, metric.cnt, metric.min, metric.max);
-  }
-  return {
-    count: metric.cnt,
-    sum: sumOf(metric),
-    min: metric.min,
-    max: metric.max,
-    avg: sumOf(metric) / metric.cnt,
-    median: stats.median,
-    p95: stats.p95,
-  };
 }
 
 function parseOrderBy(orderBy: string): { attribute: string; fn: string } {
