@@ -14,25 +14,31 @@ import { type AstNode, columnRefs, isNode } from '../sql/ast.js';
 import type { PredicateSite } from '../sql/predicates.js';
 import type { ResolvedColumn } from '../rules/engine.js';
 import type { WrappedOperand } from '../sql/wrapping.js';
-import { isConstant } from './literals.js';
+import { isConstant, literalOf } from './literals.js';
 import {
   checkFunctionalKeyParts,
+  builtinFunctions,
   existingIndexServing,
+  expressionIndexBlockers,
   functionsIn,
   generatedColumnType,
   indexExpressionText,
   jsonShape,
   JSON_CHAR_LENGTH,
+  KEY_PREFIX_LENGTH,
   keyPartsSql,
   LOW_CARDINALITY,
+  MAX_KEY_BYTES,
   NONDETERMINISTIC_FUNCTIONS,
+  plainKeyParts,
   quoteIdentifier,
+  returnsBlobOrText,
   uniqueName,
   wrapperToken,
   type ProposedPart,
 } from './index-ddl.js';
 import { exactRewrite } from './rewrites.js';
-import { ancestorsOf, columnNode, editStatement, isConjunct } from './sql-edit.js';
+import { ancestorsOf, columnNode, editStatement, isConjunct, numberNode } from './sql-edit.js';
 
 /** How existing indexes relate to the expression (mirrors rules/utils/wrapped-site `Served`). */
 export type ServedBy =
@@ -108,6 +114,14 @@ export function adviseWrapped(input: WrappedAdviceInput): Advice {
   }
 
   const equalityColumns = conjunct ? equalityColumnsOf(input, table, first) : [];
+  const builtins = builtinFunctions(flavor);
+  const unknown = [...functionsIn(wrapped.node).names].filter((name) => !builtins.has(name));
+  if (unknown.length > 0)
+    notes.push(
+      ...expressionIndexBlockers(wrapped.node, [], flavor)
+        .filter((reason) => /built-in/.test(reason))
+        .map((reason) => `Unknown function: ${reason}`),
+    );
 
   // 1. Exact rewrite, then the plain index that makes it fast.
   if (!ordering && otherIsConstant && other) {
@@ -123,23 +137,33 @@ export function adviseWrapped(input: WrappedAdviceInput): Advice {
       if (edited) {
         const suggestion: Suggestion = {
           kind: 'rewrite',
-          equivalent: true,
+          equivalent: (rewrite.equivalent ?? true) && unknown.length === 0,
           ddl: [],
           rewrittenSql: edited.sql,
-          notes: [...rewrite.notes],
+          notes: [
+            ...(unknown.length > 0
+              ? [
+                  `Not equivalent: the original fails on ${flavorName(flavor)} (ERROR 1305, ${unknown.map((name) => `${name}()`).join(', ')} does not exist); this is what it means in ${flavorName(flavor)}'s SQL.`,
+                ]
+              : []),
+            ...rewrite.notes,
+          ],
         };
         suggestions.push(suggestion);
         const column = first.info?.name ?? first.column;
-        const parts: ProposedPart[] = [...equalityColumns.map((name) => ({ column: name })), { column }];
-        const existing = existingIndexServing(table, parts) ?? existingIndexServing(table, [{ column }]);
-        if (existing)
-          suggestion.notes.push(`Existing index ${existing.name} serves the rewritten predicate.`);
-        else
-          suggestions.push(
-            indexSuggestion(table, parts, [
-              `Lets the rewritten predicate on ${column} seek instead of scanning.`,
-            ]),
-          );
+        // The index serves the rewritten query; name it when servedSql() would not find it (a non-equivalent rewrite).
+        const index = plainIndexAdvice(
+          table,
+          column,
+          equalityColumns,
+          suggestion.equivalent ? undefined : edited.sql,
+        );
+        if (index.note)
+          suggestion.notes.push(index.note.replace(/the predicate on \S+\.$/, 'the rewritten predicate.'));
+        if (index.suggestion) {
+          index.suggestion.notes[0] = `Lets the rewritten predicate on ${column} seek instead of scanning.`;
+          suggestions.push(index.suggestion);
+        }
       }
     }
   }
@@ -153,6 +177,22 @@ export function adviseWrapped(input: WrappedAdviceInput): Advice {
   if (nondeterministic.length > 0 || impure) {
     notes.push(
       `No index on the expression: ${nondeterministic.map((name) => `${name}()`).join(', ') || 'a variable or subquery'} is not deterministic, and servers refuse it in an index (MySQL 3758, MariaDB 1901).`,
+    );
+    return { suggestions, notes };
+  }
+  const blockers = expressionIndexBlockers(
+    wrapped.node,
+    input.columns.map((column) => ({
+      name: column.info?.name ?? column.column,
+      autoIncrement: column.info?.autoIncrement ?? false,
+    })),
+    flavor,
+  );
+  if (blockers.length > 0) {
+    notes.push(
+      ...blockers
+        .filter((reason) => !notes.includes(`Unknown function: ${reason}`))
+        .map((reason) => `No index on the expression: ${reason}`),
     );
     return { suggestions, notes };
   }
@@ -173,7 +213,18 @@ export function adviseWrapped(input: WrappedAdviceInput): Advice {
   const substitutes = caps.generatedColumnSubstitution && !joinOrLike;
   const columnNames = [...new Set(input.columns.map((column) => column.info?.name ?? column.column))];
   const token = wrapperToken(wrapped);
-  const expressionNotes = commonExpressionNotes(input, info.dataType, equalityColumns);
+  const expressionNotes = [
+    ...commonExpressionNotes(input, info.dataType, equalityColumns),
+    ...castRiskNotes(input, table),
+  ];
+
+  // MySQL compares the index of a DECIMAL expression (functional, or a substituted generated column)
+  // with a DECIMAL constant only: `amount / 3 > 300` scans, `amount / 3 > 300.0` seeks (same rows:
+  // an integer converts to DECIMAL exactly).
+  const decimalQuery =
+    caps.generatedColumnSubstitution && decimalValued(wrapped, input.columns) && other
+      ? decimalLiteralQuery(input, other)
+      : undefined;
 
   if (caps.functionalIndexes && !joinOrLike) {
     const parts: ProposedPart[] = [
@@ -182,6 +233,10 @@ export function adviseWrapped(input: WrappedAdviceInput): Advice {
     ];
     const existing = existingIndexServing(table, parts);
     const problems = checkFunctionalKeyParts({ kind: 'index', parts }, flavor);
+    if (wrapped.kind !== 'arithmetic' && returnsBlobOrText(wrapped.name, info))
+      problems.push(
+        `${expression} returns ${info.dataType.toUpperCase()} like ${info.name}, and MySQL cannot index a TEXT/BLOB expression (ERROR 3757); compare a prefix instead, e.g. LEFT(${info.name}, n).`,
+      );
     if (existing) notes.push(`Existing index ${existing.name} already indexes this expression.`);
     else if (problems.length > 0) notes.push(...problems.map((problem) => `No functional index: ${problem}`));
     else {
@@ -196,8 +251,11 @@ export function adviseWrapped(input: WrappedAdviceInput): Advice {
           `ALTER TABLE ${quoteIdentifier(table.name)} ADD INDEX ${quoteIdentifier(indexName)} (${keyPartsSql(parts)});`,
         ],
         indexName,
+        ...(decimalQuery ? { rewrittenSql: decimalQuery } : {}),
         notes: [
-          `Only queries that write the same expression, ${expression}, use this index; the query can stay as it is.`,
+          decimalQuery
+            ? `${expression} is a DECIMAL: MySQL uses this index only when the constant is written as a decimal (the rewritten query; same rows, an integer converts to DECIMAL exactly).`
+            : `Only queries that write the same expression, ${expression}, use this index; the query can stay as it is.`,
           ...(json === 'unquoted'
             ? [
                 `JSON values are indexed as CAST(… AS CHAR(${JSON_CHAR_LENGTH})) COLLATE utf8mb4_bin (without the COLLATE the index is never used); creation fails (ERROR 3751) if a stored value is longer.`,
@@ -223,7 +281,7 @@ export function adviseWrapped(input: WrappedAdviceInput): Advice {
       );
       const parts: ProposedPart[] = [
         ...equalityColumns.map((name) => ({ column: name })),
-        { column: columnName },
+        { column: columnName, ...generatedKeyPrefix(type.sql) },
       ];
       const indexName = uniqueName(
         `idx_${table.name}_${columnName}`,
@@ -238,7 +296,12 @@ export function adviseWrapped(input: WrappedAdviceInput): Advice {
         indexName,
         notes: [],
       };
-      if (substitutes) {
+      if (substitutes && decimalQuery) {
+        suggestion.rewrittenSql = decimalQuery;
+        suggestion.notes.push(
+          `${flavorName(flavor)} substitutes ${expression} by the indexed column ${columnName}, but uses its index only when the constant is written as a decimal (the rewritten query; same rows).`,
+        );
+      } else if (substitutes) {
         suggestion.notes.push(
           `${flavorName(flavor)} substitutes ${expression} by the indexed column ${columnName}: the query can stay as it is.`,
         );
@@ -271,6 +334,47 @@ export function adviseWrapped(input: WrappedAdviceInput): Advice {
   return { suggestions, notes };
 }
 
+/** A prefix for an index on a generated string column longer than InnoDB's 3072-byte key (MySQL 1071). */
+function generatedKeyPrefix(sql: string): { prefixLength?: number } {
+  const match = /^VARCHAR\((\d+)\) CHARACTER SET (\w+)/i.exec(sql);
+  if (!match) return {};
+  const perChar = { latin1: 1, ascii: 1, utf8: 3, utf8mb3: 3, ucs2: 2 }[match[2]?.toLowerCase() ?? ''] ?? 4;
+  return Number(match[1]) * perChar > MAX_KEY_BYTES ? { prefixLength: KEY_PREFIX_LENGTH } : {};
+}
+
+/** Arithmetic whose result is DECIMAL: division, a decimal constant, or a DECIMAL column. */
+function decimalValued(wrapped: WrappedAdviceInput['wrapped'], columns: readonly ResolvedColumn[]): boolean {
+  if (wrapped.kind !== 'arithmetic') return false;
+  if (wrapped.name === '/') return true;
+  if (columns.some((column) => /^(decimal|numeric)$/i.test(column.info?.dataType ?? ''))) return true;
+  let decimal = false;
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (!isNode(value)) return;
+    if (value.type === 'number' && /\./.test(String(value.value))) decimal = true;
+    for (const key in value) if (key !== 'loc') visit(value[key]);
+  };
+  visit(wrapped.node);
+  return decimal;
+}
+
+/** The statement with the integer constant(s) compared with the expression written as decimals (`300` → `300.0`). */
+function decimalLiteralQuery(input: WrappedAdviceInput, other: AstNode): string | undefined {
+  const asDecimal = (node: AstNode): AstNode | undefined => {
+    const literal = literalOf(node);
+    return literal?.kind === 'integer' ? numberNode(`${literal.value}.0`) : undefined;
+  };
+  if (other.type === 'expr_list' && Array.isArray(other.value)) {
+    const items = (other.value as AstNode[]).map((item) => asDecimal(item) ?? item);
+    if (!items.some((item, i) => item !== (other.value as AstNode[])[i])) return undefined;
+    return editStatement(input.sql, input.ast, other, { ...other, value: items }, input.server.flavor)?.sql;
+  }
+  const replacement = asDecimal(other);
+  return replacement
+    ? editStatement(input.sql, input.ast, other, replacement, input.server.flavor)?.sql
+    : undefined;
+}
+
 function flavorName(flavor: string): string {
   return flavor === 'mariadb' ? 'MariaDB' : flavor === 'percona' ? 'Percona Server' : 'MySQL';
 }
@@ -289,13 +393,21 @@ export function plainIndexAdvice(
   table: TableInfo,
   column: string,
   equalityColumns: readonly string[] = [],
+  /** The query the index is for when it is not the statement as written (a rewrite). */
+  servesSql?: string,
 ): { suggestion?: Suggestion; note?: string } {
-  const parts: ProposedPart[] = [...equalityColumns.map((name) => ({ column: name })), { column }];
-  const existing = existingIndexServing(table, parts) ?? existingIndexServing(table, [{ column }]);
+  const keyed = plainKeyParts(table, [...equalityColumns, column]);
+  if (!keyed.ok) return { note: `No index proposed on ${column}: ${keyed.reason}.` };
+  const parts = keyed.parts;
+  const last = parts[parts.length - 1] as ProposedPart;
+  const existing = existingIndexServing(table, parts) ?? existingIndexServing(table, [last]);
   if (existing) return { note: `Existing index ${existing.name} serves the predicate on ${column}.` };
-  return {
-    suggestion: indexSuggestion(table, parts, [`Lets the predicate on ${column} seek instead of scanning.`]),
-  };
+  const suggestion = indexSuggestion(table, parts, [
+    `Lets the predicate on ${column} seek instead of scanning.`,
+    ...keyed.notes,
+  ]);
+  if (servesSql) suggestion.rewrittenSql = servesSql;
+  return { suggestion };
 }
 
 function indexSuggestion(table: TableInfo, parts: ProposedPart[], notes: string[]): Suggestion {
@@ -313,6 +425,33 @@ function indexSuggestion(table: TableInfo, parts: ProposedPart[], notes: string[
     indexName,
     notes,
   };
+}
+
+const NUMERIC_OR_TEMPORAL_CAST =
+  /\bAS\s+(SIGNED|UNSIGNED|DECIMAL|DEC|NUMERIC|INT|INTEGER|DOUBLE|FLOAT|REAL|DATE|DATETIME|TIME|YEAR)\b/i;
+
+/**
+ * CAST of a string column to a number or date: creating the index evaluates it for every stored
+ * row, and one value that is not a number (or date) makes the DDL fail (MySQL 1366 / 3751, MariaDB
+ * 1292) — offline the data is unknown, so say so and give the check to run first.
+ */
+function castRiskNotes(input: WrappedAdviceInput, table: TableInfo): string[] {
+  if (input.wrapped.kind !== 'cast') return [];
+  const text = indexExpressionText(input.sql, input.wrapped.node, input.server.flavor);
+  const target = NUMERIC_OR_TEMPORAL_CAST.exec(text)?.[1]?.toUpperCase();
+  const source = input.columns.find((column) => column.info && isStringInfo(column.info.dataType));
+  if (!target || !source?.info) return [];
+  const name = quoteIdentifier(source.info.name);
+  const check = /DATE|TIME|YEAR/.test(target)
+    ? `SELECT COUNT(*) FROM ${quoteIdentifier(table.name)} WHERE ${name} IS NOT NULL AND ${text} IS NULL`
+    : `SELECT COUNT(*) FROM ${quoteIdentifier(table.name)} WHERE ${name} NOT REGEXP '^[[:space:]]*[-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?[[:space:]]*$'`;
+  return [
+    `Risk: building the index computes ${text} for every stored row; if any ${source.info.name} is not a valid ${/DATE|TIME|YEAR/.test(target) ? 'date/time' : 'number'}, the DDL fails (MySQL ERROR 1366 / 3751, MariaDB ERROR 1292) and later writes of such values fail too. Check first (0 means safe): ${check}`,
+  ];
+}
+
+function isStringInfo(dataType: string): boolean {
+  return /char|text|enum|set/i.test(dataType);
 }
 
 function commonExpressionNotes(

@@ -14,6 +14,7 @@ import {
   isUnsigned,
 } from './column-types.js';
 import { literalOf } from './literals.js';
+import { MARIADB_BUILTINS, MYSQL_BUILTINS } from './builtin-functions.js';
 
 /** Functions whose value is not fixed by the row: never allowed in an index expression (MySQL 3758, MariaDB 1901). */
 export const NONDETERMINISTIC_FUNCTIONS = new Set([
@@ -74,6 +75,91 @@ export function functionsIn(expression: unknown): { names: Set<string>; impure: 
   };
   visit(expression);
   return { names, impure };
+}
+
+/** Built-in function names of the flavor (Percona Server is MySQL). */
+export function builtinFunctions(flavor: Flavor): ReadonlySet<string> {
+  return flavor === 'mariadb' ? MARIADB_BUILTINS : MYSQL_BUILTINS;
+}
+
+/** Placeholders (`?`, `:name`) anywhere in an expression. */
+export function hasPlaceholder(expression: unknown): boolean {
+  let found = false;
+  const visit = (value: unknown): void => {
+    if (found) return;
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (!isNode(value)) return;
+    if ((value.type === 'origin' && value.value === '?') || value.type === 'param') {
+      found = true;
+      return;
+    }
+    for (const key in value) if (key !== 'loc') visit(value[key]);
+  };
+  visit(expression);
+  return found;
+}
+
+/** A column the blockers below need to know about. */
+export interface ExpressionColumn {
+  name: string;
+  autoIncrement: boolean;
+}
+
+/**
+ * Why no index on the expression can be created, whatever its form (functional index or generated
+ * column): each reason is what the server would answer. Empty when nothing blocks it.
+ */
+export function expressionIndexBlockers(
+  expression: AstNode,
+  columns: readonly ExpressionColumn[],
+  flavor: Flavor,
+): string[] {
+  const reasons: string[] = [];
+  if (hasPlaceholder(expression))
+    reasons.push(
+      'the expression holds a placeholder (?) whose value is unknown until execution; DDL cannot contain one (ERROR 1064). Index the expression with its actual constant, or rewrite the predicate.',
+    );
+  const builtins = builtinFunctions(flavor);
+  const unknown = [...functionsIn(expression).names].filter((name) => !builtins.has(name));
+  if (unknown.length > 0) {
+    const list = unknown.map((name) => `${name}()`).join(', ');
+    const other = flavor === 'mariadb' ? MYSQL_BUILTINS : MARIADB_BUILTINS;
+    const elsewhere = unknown.filter((name) => other.has(name));
+    reasons.push(
+      `${list} ${unknown.length > 1 ? 'are not built-in functions' : 'is not a built-in function'} of ${flavor === 'mariadb' ? 'MariaDB' : 'MySQL'}${elsewhere.length ? ` (${elsewhere.map((name) => `${name}()`).join(', ')} exists on ${flavor === 'mariadb' ? 'MySQL' : 'MariaDB'})` : ''}: the query itself fails with ERROR 1305 unless a stored function has that name, and an index expression may not call a stored function (MySQL 3763, MariaDB 1901).${unknown.includes('NVL') || unknown.includes('ISNULL') ? ' Use IFNULL(x, v) or COALESCE(x, v).' : ''}`,
+    );
+  }
+  const autoIncrement = columns.filter((column) => column.autoIncrement);
+  if (autoIncrement.length > 0)
+    reasons.push(
+      `${autoIncrement.map((column) => column.name).join(', ')} is AUTO_INCREMENT: neither server indexes an expression over it (MySQL 3754 for a functional index, 3109 for a generated column; MariaDB 1901).`,
+    );
+  return reasons;
+}
+
+/** Functions that return their string argument's type: over a TEXT/BLOB column they return TEXT/BLOB. */
+const STRING_PRESERVING = new Set([
+  'LOWER',
+  'UPPER',
+  'LCASE',
+  'UCASE',
+  'TRIM',
+  'LTRIM',
+  'RTRIM',
+  'REVERSE',
+  'REPLACE',
+  'CONCAT',
+  'CONCAT_WS',
+  'COALESCE',
+  'IFNULL',
+  'SUBSTRING_INDEX',
+  'LPAD',
+  'RPAD',
+]);
+
+/** True when a wrapper over a TEXT/BLOB column returns TEXT/BLOB: MySQL refuses it as a functional key part (3757). */
+export function returnsBlobOrText(name: string, column: ColumnInfo): boolean {
+  return BLOB_TEXT.test(column.dataType.toLowerCase()) && STRING_PRESERVING.has(name);
 }
 
 /** Identifier quoted only when needed. */
@@ -197,8 +283,74 @@ export function uniqueName(base: string, taken: Iterable<string>): string {
   }
 }
 
-/** A key part of a proposed index: a column, or an expression (already parenthesized for DDL). */
-export type ProposedPart = { column: string } | { expression: string };
+/** A key part of a proposed index: a column (with a prefix length for TEXT/BLOB and long strings), or an expression. */
+export type ProposedPart = { column: string; prefixLength?: number } | { expression: string };
+
+/** InnoDB's key length limit (DYNAMIC/COMPRESSED rows, both servers): longer keys fail with ERROR 1071. */
+export const MAX_KEY_BYTES = 3072;
+/** The prefix proposed for TEXT/BLOB and over-long string columns: characters (bytes for binary types). */
+export const KEY_PREFIX_LENGTH = 255;
+
+const BYTES_PER_CHAR: Readonly<Record<string, number>> = {
+  latin1: 1,
+  ascii: 1,
+  binary: 1,
+  utf8: 3,
+  utf8mb3: 3,
+  utf8mb4: 4,
+  ucs2: 2,
+  utf16: 4,
+  utf32: 4,
+};
+const BLOB_TEXT = /^(tiny|medium|long)?(text|blob)$/;
+
+/** Bytes a key part on the column takes at most (4 per character when the character set is unknown). */
+function keyBytes(info: ColumnInfo | undefined, table: TableInfo, prefix?: number): number {
+  if (!info) return 8;
+  const type = info.dataType.toLowerCase();
+  const binary = /binary|blob/.test(type);
+  const perChar = binary ? 1 : (BYTES_PER_CHAR[effectiveCharset(info, table) ?? ''] ?? 4);
+  const length = /^(var)?(char|binary)\((\d+)\)/i.exec(info.columnType);
+  if (prefix) return prefix * perChar;
+  if (length) return Number(length[3]) * perChar;
+  if (BLOB_TEXT.test(type)) return Infinity;
+  return 16;
+}
+
+/**
+ * Key parts for plain columns as the server accepts them: a TEXT/BLOB column needs a prefix length
+ * (ERROR 1170 without one), and so does a string column longer than the key limit (ERROR 1071 on
+ * MySQL; MariaDB silently shortens it). Returns the parts and notes, or a reason when the key stays
+ * too long even with prefixes.
+ */
+export function plainKeyParts(
+  table: TableInfo,
+  columns: readonly string[],
+): { ok: true; parts: ProposedPart[]; notes: string[] } | { ok: false; reason: string } {
+  const parts: ProposedPart[] = [];
+  const notes: string[] = [];
+  let total = 0;
+  for (const name of columns) {
+    const info = table.columns.find((column) => column.name.toLowerCase() === name.toLowerCase());
+    const bytes = keyBytes(info, table);
+    if (info && bytes > MAX_KEY_BYTES) {
+      parts.push({ column: name, prefixLength: KEY_PREFIX_LENGTH });
+      total += keyBytes(info, table, KEY_PREFIX_LENGTH);
+      notes.push(
+        `${name} is ${info.columnType.toUpperCase()}: the index holds its first ${KEY_PREFIX_LENGTH} ${/blob|binary/i.test(info.dataType) ? 'bytes' : 'characters'} (${BLOB_TEXT.test(info.dataType.toLowerCase()) ? 'a TEXT/BLOB column cannot be indexed whole, ERROR 1170' : `the whole column exceeds the ${MAX_KEY_BYTES}-byte key limit, ERROR 1071`}). It finds the rows, and the server re-checks the full value; it cannot cover the query or give ORDER BY ${name} without a sort.`,
+      );
+    } else {
+      parts.push({ column: name });
+      total += bytes;
+    }
+  }
+  if (total > MAX_KEY_BYTES)
+    return {
+      ok: false,
+      reason: `the key would take up to ${total} bytes, more than the ${MAX_KEY_BYTES}-byte limit (ERROR 1071)`,
+    };
+  return { ok: true, parts, notes };
+}
 
 function canonical(text: string): string {
   let result = text.replace(/[`\s]/g, '').toLowerCase();
@@ -219,7 +371,9 @@ function balanced(text: string): boolean {
 function partKey(part: ProposedPart | IndexInfo['parts'][number]): string | undefined {
   if ('expression' in part && part.expression) return `e:${canonical(part.expression)}`;
   if ('column' in part && part.column) {
-    if ('prefixLength' in part && part.prefixLength) return undefined; // a prefix serves ranges only partly
+    // A prefix part serves only a proposal with a prefix at least as long.
+    if ('prefixLength' in part && part.prefixLength)
+      return `p:${part.column.toLowerCase()}:${part.prefixLength}`;
     return `c:${part.column.toLowerCase()}`;
   }
   return undefined;
@@ -247,7 +401,11 @@ export function existingIndexServing(
 /** DDL for a key part list: columns bare, expressions in their own parentheses (`((MONTH(c)))` overall). */
 export function keyPartsSql(parts: readonly ProposedPart[]): string {
   return parts
-    .map((part) => ('column' in part ? quoteIdentifier(part.column) : `(${part.expression})`))
+    .map((part) =>
+      'column' in part
+        ? `${quoteIdentifier(part.column)}${part.prefixLength ? `(${part.prefixLength})` : ''}`
+        : `(${part.expression})`,
+    )
     .join(', ');
 }
 
@@ -345,16 +503,32 @@ export function generatedColumnType(
     };
   }
   if (wrapped.kind === 'arithmetic') {
-    if (!isIntegerColumn(column) || !['+', '-', '*'].includes(wrapped.name))
-      return { ok: false, reason: 'only integer +, - and * have an exact result type' };
-    if (columnRefs(wrapped.node).length !== 1)
-      return { ok: false, reason: 'the expression uses several columns' };
-    return {
-      ok: true,
-      sql: isUnsigned(column) && wrapped.name !== '-' ? 'BIGINT UNSIGNED' : 'BIGINT',
-      string: false,
-    };
+    if (
+      isIntegerColumn(column) &&
+      ['+', '-', '*'].includes(wrapped.name) &&
+      columnRefs(wrapped.node).length === 1
+    )
+      return {
+        ok: true,
+        sql: isUnsigned(column) && wrapped.name !== '-' ? 'BIGINT UNSIGNED' : 'BIGINT',
+        string: false,
+      };
+    const numeric = numericTypeOf(wrapped.node, table);
+    if (!numeric)
+      return {
+        ok: false,
+        reason:
+          'the result type of the arithmetic is not derived (only integer and DECIMAL columns and constants)',
+      };
+    if (numeric.kind === 'integer')
+      return { ok: true, sql: numeric.unsigned ? 'BIGINT UNSIGNED' : 'BIGINT', string: false };
+    if (numeric.scale > 30)
+      return { ok: false, reason: `the result has ${numeric.scale} decimals, more than DECIMAL allows (30)` };
+    return { ok: true, sql: `DECIMAL(65,${numeric.scale})`, string: false };
   }
+  if (wrapped.kind === 'cast' || (wrapped.kind === 'function' && wrapped.name === 'CONVERT'))
+    return castType(wrapped.node);
+  if (wrapped.kind === 'concat') return concatType(wrapped, table);
   if (wrapped.kind === 'coalesce')
     return { ok: true, sql: column.columnType.toUpperCase(), string: isStringColumn(column) } as ResultType;
   if (wrapped.kind !== 'function')
@@ -409,4 +583,149 @@ export function generatedColumnType(
     default:
       return { ok: false, reason: `the result type of ${wrapped.name}() is not derived` };
   }
+}
+
+/** Numeric result type of arithmetic over integer/DECIMAL columns and constants (MySQL's and MariaDB's rules). */
+export type NumericType = { kind: 'integer'; unsigned: boolean } | { kind: 'decimal'; scale: number };
+
+/** `div_precision_increment`'s default: a division adds 4 decimals to its dividend's. */
+export const DIV_PRECISION_INCREMENT = 4;
+
+/** The numeric type of an expression, or undefined when it is not integer/DECIMAL arithmetic. */
+export function numericTypeOf(node: unknown, table: TableInfo): NumericType | undefined {
+  if (!isNode(node)) return undefined;
+  if (node.type === 'column_ref') {
+    const info = table.columns.find(
+      (column) => column.name.toLowerCase() === String(node.column).toLowerCase(),
+    );
+    if (!info) return undefined;
+    if (isIntegerColumn(info)) return { kind: 'integer', unsigned: isUnsigned(info) };
+    const decimal = /^(?:decimal|numeric)(?:\((\d+)(?:,(\d+))?\))?/i.exec(info.columnType);
+    return decimal ? { kind: 'decimal', scale: Number(decimal[2] ?? 0) } : undefined;
+  }
+  if (node.type === 'number') {
+    const text = String(node.value);
+    if (/^-?\d+$/.test(text)) return { kind: 'integer', unsigned: false };
+    const match = /^-?\d*\.(\d*)$/.exec(text);
+    return match ? { kind: 'decimal', scale: (match[1] ?? '').length } : undefined;
+  }
+  if (node.type === 'unary_expr' && node.operator === '-') {
+    const inner = numericTypeOf(node.expr, table);
+    return inner?.kind === 'integer' ? { kind: 'integer', unsigned: false } : inner;
+  }
+  if (node.type !== 'binary_expr') return undefined;
+  const operator = String(node.operator).toUpperCase();
+  const left = numericTypeOf(node.left, table);
+  const right = numericTypeOf(node.right, table);
+  if (!left || !right) return undefined;
+  const scale = (type: NumericType): number => (type.kind === 'decimal' ? type.scale : 0);
+  switch (operator) {
+    case '+':
+    case '-':
+    case '*':
+      if (left.kind === 'integer' && right.kind === 'integer')
+        return { kind: 'integer', unsigned: left.unsigned || right.unsigned };
+      return {
+        kind: 'decimal',
+        scale: operator === '*' ? scale(left) + scale(right) : Math.max(scale(left), scale(right)),
+      };
+    case '/':
+      return { kind: 'decimal', scale: scale(left) + DIV_PRECISION_INCREMENT };
+    case 'DIV':
+      return { kind: 'integer', unsigned: left.kind === 'integer' && left.unsigned };
+    case '%':
+    case 'MOD':
+      return left.kind === 'integer' && right.kind === 'integer'
+        ? { kind: 'integer', unsigned: left.unsigned }
+        : { kind: 'decimal', scale: Math.max(scale(left), scale(right)) };
+    default:
+      return undefined;
+  }
+}
+
+/** The declared type of a CAST/CONVERT target, when it is exact (strings take the connection's collation: not known). */
+function castType(node: AstNode): ResultType {
+  const target =
+    node.type === 'cast'
+      ? (node.target as { dataType?: string; length?: number; scale?: number }[] | undefined)?.[0]
+      : (functionArgs(node)[1] as { dataType?: string; length?: number; scale?: number } | undefined);
+  const type = String(target?.dataType ?? '').toUpperCase();
+  const length = target?.length;
+  switch (type) {
+    case 'SIGNED':
+    case 'SIGNED INTEGER':
+    case 'INTEGER':
+      return { ok: true, sql: 'BIGINT', string: false };
+    case 'UNSIGNED':
+    case 'UNSIGNED INTEGER':
+      return { ok: true, sql: 'BIGINT UNSIGNED', string: false };
+    case 'DECIMAL':
+    case 'DEC':
+    case 'NUMERIC':
+      return { ok: true, sql: `DECIMAL(${length ?? 10},${target?.scale ?? 0})`, string: false };
+    case 'DATE':
+      return { ok: true, sql: 'DATE', string: false };
+    case 'DATETIME':
+    case 'TIME':
+      return { ok: true, sql: length ? `${type}(${length})` : type, string: false };
+    default:
+      return {
+        ok: false,
+        reason: `CAST(… AS ${type || '?'}) takes the connection's character set and collation, unknown before the query runs`,
+      };
+  }
+}
+
+/** CONCAT of string columns of one collation, integer/DECIMAL columns and string literals: VARCHAR of the summed length. */
+function concatType(wrapped: WrappedOperand, table: TableInfo): ResultType {
+  if (wrapped.name !== 'CONCAT')
+    return { ok: false, reason: `the result type of ${wrapped.name}() is not derived` };
+  let length = 0;
+  const collations = new Set<string>();
+  const charsets = new Set<string>();
+  for (const arg of functionArgs(wrapped.node)) {
+    const literal = literalOf(arg);
+    if (literal?.kind === 'string') {
+      length += [...literal.value].length;
+      continue;
+    }
+    if (literal) {
+      length += literal.kind === 'integer' ? String(literal.value).length : literal.text.length;
+      continue;
+    }
+    if (!isNode(arg) || arg.type !== 'column_ref')
+      return { ok: false, reason: 'CONCAT() has an argument that is neither a column nor a constant' };
+    const info = table.columns.find(
+      (column) => column.name.toLowerCase() === String(arg.column).toLowerCase(),
+    );
+    if (!info) return { ok: false, reason: `the type of ${String(arg.column)} is unknown` };
+    if (isStringColumn(info)) {
+      const declared = declaredLength(info);
+      const collation = effectiveCollation(info, table);
+      const charset = effectiveCharset(info, table);
+      if (!declared || !collation || !charset)
+        return { ok: false, reason: `the length or collation of ${info.name} is unknown` };
+      length += declared;
+      collations.add(collation);
+      charsets.add(charset);
+    } else if (isIntegerColumn(info)) length += 20;
+    else {
+      const decimal = /^(?:decimal|numeric)\((\d+)/i.exec(info.columnType);
+      if (!decimal)
+        return { ok: false, reason: `${info.name} (${info.columnType}) has no derived text length` };
+      length += Number(decimal[1]) + 2;
+    }
+  }
+  const [collation] = collations;
+  const [charset] = charsets;
+  if (collations.size !== 1 || !collation || !charset)
+    return {
+      ok: false,
+      reason:
+        collations.size === 0
+          ? 'CONCAT() of numbers and constants takes the connection collation, unknown before the query runs'
+          : `CONCAT() mixes collations (${[...collations].join(', ')})`,
+    };
+  if (length > 16383) return { ok: false, reason: `CONCAT() can be ${length} characters long` };
+  return { ok: true, sql: `VARCHAR(${length}) CHARACTER SET ${charset} COLLATE ${collation}`, string: true };
 }

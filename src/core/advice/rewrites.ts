@@ -22,6 +22,8 @@ export interface Rewrite {
   target: 'site' | 'operand';
   replacement: AstNode;
   notes: string[];
+  /** False when the rows differ for some data (default true); the notes say where. */
+  equivalent?: boolean;
 }
 
 /** The inputs of a rewrite: the comparison seen from the wrapped side. */
