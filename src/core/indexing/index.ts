@@ -1,0 +1,13 @@
+// Index design: per query (access path) and, later, per workload.
+export {
+  descendingKeyParts,
+  designFor,
+  designQueryIndexes,
+  partsSql,
+  type DesignedPart,
+  type DesignOptions,
+  type PartRole,
+  type QueryIndexPlan,
+  type TableIndexPlan,
+} from './design.js';
+export { keyPartBytes, maxBytesPerChar, MAX_KEY_BYTES, MAX_KEY_PARTS } from './key-length.js';
