@@ -20,6 +20,7 @@ import { sessionSqlModeAfter } from './sqlmode/modes.js';
 import { unknownTableNote } from './sqlmode/statement.js';
 import { findTable } from './model/schema.js';
 import { isNode } from './sql/ast.js';
+import { designFor } from './indexing/design.js';
 import { schemaAfterAlter } from './schema/alter.js';
 import { schemaFromDdl } from './schema/ddl.js';
 import type { ToleratedFacts } from './sql/tolerant.js';
@@ -156,6 +157,10 @@ export function analyze(text: string, options: AnalyzeOptions): AnalysisReport {
           } satisfies Finding);
         },
       });
+    }
+    if (kind === 'select' || kind === 'update' || kind === 'delete') {
+      const plan = isNode(parsed.ast._next) ? undefined : designFor(parsed.ast, slice.sql, schema, server);
+      if (plan && plan.tables.length > 0) statement.indexPlan = plan;
     }
     const unknown = schema.tables.length > 0 ? unknownTables(parsed.ast, kind, schema, server.database) : [];
     if (unknown.length > 0) statement.notes = unknown.map((table) => unknownTableNote(table));

@@ -8,8 +8,7 @@
 
 import type { Flavor } from '../flavors/capabilities.js';
 import { findColumn, findTable, type ColumnInfo, type SchemaModel, type TableInfo } from '../model/schema.js';
-import { columnName, columnRefs, embeddedSelect, isNode } from '../sql/ast.js';
-import type { AstNode } from '../sql/parse.js';
+import { columnName, columnRefs, embeddedSelect, isNode, type AstNode } from '../sql/ast.js';
 import { isStringColumn } from '../advice/column-types.js';
 import { indexExpressionText } from '../advice/index-ddl.js';
 import { literalOf } from '../advice/literals.js';

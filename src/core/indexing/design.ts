@@ -20,7 +20,7 @@ import { satisfies, parseVersion } from '../flavors/version.js';
 import type { IndexInfo, TableInfo } from '../model/schema.js';
 import { findColumn, type SchemaModel } from '../model/schema.js';
 import type { ServerInfo } from '../model/server-info.js';
-import type { AstNode } from '../sql/parse.js';
+import type { AstNode } from '../sql/ast.js';
 import {
   checkFunctionalKeyParts,
   NONDETERMINISTIC_FUNCTIONS,
@@ -135,7 +135,12 @@ const designs = new WeakMap<AstNode, { schema: SchemaModel; plan: QueryIndexPlan
  * {@link designQueryIndexes} once per parsed statement and schema (the rule IDX001 and the report's
  * `indexPlan` read the same design).
  */
-export function designFor(ast: AstNode, sql: string, schema: SchemaModel, server: ServerInfo): QueryIndexPlan | undefined {
+export function designFor(
+  ast: AstNode,
+  sql: string,
+  schema: SchemaModel,
+  server: ServerInfo,
+): QueryIndexPlan | undefined {
   const known = designs.get(ast);
   if (known && known.schema === schema) return known.plan;
   const plan = designQueryIndexes(ast, sql, schema, server);
@@ -308,7 +313,12 @@ function designTable(
       !inLists.has(keyOf(predicate)),
   );
 
-  const orderEqualities = orderBySelectivity([...equalities.values()], info, options);
+  // Join columns first (the lookup every row of the outer tables makes; reusable by other joins), then constants.
+  const orderEqualities = orderBySelectivity(
+    [...equalities.values()].sort((a, b) => Number(b.part.role === 'join') - Number(a.part.role === 'join')),
+    info,
+    options,
+  );
   const orderedEq = alignWithExisting(orderEqualities, info);
   const orderedIn = orderBySelectivity([...inLists.values()], info, options);
   const seekKeys = new Set([...equalities.keys(), ...inLists.keys()]);
@@ -365,6 +375,7 @@ function designTable(
       `The IN list on ${orderedIn.map((candidate) => label(candidate.part)).join(', ')} returns rows per value, so the ${sortWhat} still sorts; the index seeks every listed value instead.`,
     );
     sortParts = null;
+    sortPossible = false;
   }
   if (sortParts && range && sortParts.length > 0 && sameKey(sortParts[0]!, range)) {
     tail = sortParts.map((part, i) => (i === 0 ? { ...part, role: 'range' as PartRole } : part));

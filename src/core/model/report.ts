@@ -2,6 +2,7 @@
 
 import type { Flavor } from '../flavors/capabilities.js';
 import type { TargetSource } from './server-info.js';
+import type { QueryIndexPlan } from '../indexing/design.js';
 
 /** Fixed, documented list of finding categories (docs/rules.md). */
 export const categories = [
@@ -68,6 +69,11 @@ export interface StatementReport {
   findings: Finding[];
   /** What was not checked, e.g. a table the schema does not know (only checks that need no schema ran). */
   notes?: string[];
+  /**
+   * The index design for the whole statement (SELECT/UPDATE/DELETE with a known schema): per table,
+   * the one index its access path needs, or the existing index that serves it (docs/cli.md).
+   */
+  indexPlan?: QueryIndexPlan;
 }
 
 export interface StatementError {

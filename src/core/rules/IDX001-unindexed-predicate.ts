@@ -2,6 +2,7 @@
 
 import { literalOf } from '../advice/literals.js';
 import { plainIndexAdvice } from '../advice/index.js';
+import { designFor } from '../indexing/index.js';
 import { columnRefs, isNode } from '../sql/ast.js';
 import { defineRule, spanOf } from './engine.js';
 
@@ -28,12 +29,18 @@ export const rule = defineRule({
       notes: [
         'Reported only when the schema is known (live or DDL) and no index has the column as its first key part.',
         'On small tables a scan is fine: weigh the advice against the table size and how often the query runs.',
+        'The suggestion is the index designed for the whole statement (docs/indexing.md): equality columns, then a range or the ORDER BY / GROUP BY columns, then covering columns. One finding per table; none when an existing index already serves the statement.',
       ],
     },
   },
   detect(context) {
     if (context.schema.source === 'none') return;
     const reported = new Set<string>();
+    // The main query block gets one index per table, designed for the whole query (core/indexing).
+    const design = isNode(context.ast._next)
+      ? undefined
+      : designFor(context.ast, context.sql, context.schema, context.server);
+    const designedTables = new Set<string>();
     for (const site of context.sites()) {
       if (site.clause !== 'where' && site.clause !== 'on') continue;
       if (!site.operator || !SARGABLE.has(site.operator)) continue;
@@ -49,6 +56,31 @@ export const rule = defineRule({
       if (!resolved?.table || !resolved.info) continue;
       const key = `${resolved.table.name}.${resolved.info.name}`.toLowerCase();
       if (reported.has(key)) continue;
+      const tableKey = resolved.table.name.toLowerCase();
+      const plan =
+        site.scope.parent === null
+          ? design?.tables.find((candidate) => candidate.table.toLowerCase() === tableKey)
+          : undefined;
+      if (plan && plan.verdict !== 'none') {
+        // The designed index replaces the per-predicate one; reported once per table, and not at all
+        // when an existing index already serves the query.
+        if (designedTables.has(tableKey) || plan.verdict === 'served' || !plan.indexName) continue;
+        const span = spanOf(site.node) ?? spanOf(column);
+        if (!span) continue;
+        designedTables.add(tableKey);
+        context.report({
+          messageId: 'unindexed',
+          data: { table: resolved.table.name, column: resolved.info.name },
+          span,
+          table: resolved.table.name,
+          columns: plan.parts.flatMap((part) => (part.column ? [part.column] : [])),
+          expression: context.textOf(spanOf(site.node) ? site.node : column),
+          suggestions: [
+            { kind: 'index', equivalent: true, ddl: plan.ddl, indexName: plan.indexName, notes: plan.notes },
+          ],
+        });
+        continue;
+      }
       const advice = plainIndexAdvice(resolved.table, resolved.info.name);
       if (!advice.suggestion) continue;
       const span = spanOf(site.node) ?? spanOf(column);
