@@ -42,6 +42,8 @@ const cases = [
   'SELECT id FROM items WHERE qty * 3 = 30',
   'SELECT id FROM items WHERE CAST(num AS SIGNED) = 17',
   'SELECT id FROM items WHERE nvl(qty, 0) = 5',
+  // CNV001: the index serves the quoted (recommended, not equivalent) query, never the numeric comparison.
+  'SELECT id FROM items WHERE code = 17',
 ];
 
 describe.each(testServers())('advice DDL on $flavor', ({ flavor, url }) => {

@@ -64,7 +64,10 @@ export const rule = defineRule({
           new Map(numbers.map((number) => [number, stringNode(String(number.value))])),
         );
         const edited = editStatement(context.sql, context.ast, site.node, quoted, context.flavor);
-        const index = resolved.table ? plainIndexAdvice(resolved.table, resolved.info.name) : {};
+        // The index serves the quoted query only: the numeric comparison never uses it.
+        const index = resolved.table
+          ? plainIndexAdvice(resolved.table, resolved.info.name, [], edited?.sql)
+          : {};
         context.report({
           messageId: 'numberLiteral',
           data: {
