@@ -3,6 +3,7 @@
 import { literalOf } from '../advice/literals.js';
 import { plainIndexAdvice } from '../advice/index.js';
 import { designFor } from '../indexing/index.js';
+import { isStringColumn } from '../advice/column-types.js';
 import { columnRefs, isNode } from '../sql/ast.js';
 import { defineRule, spanOf } from './engine.js';
 
@@ -54,6 +55,8 @@ export const rule = defineRule({
       }
       const [resolved] = context.resolveColumns(site, column);
       if (!resolved?.table || !resolved.info) continue;
+      // A string column compared with a number is compared as numbers: no index serves it (CNV001 says so).
+      if (isStringColumn(resolved.info) && comparesWithNumber(site.right)) continue;
       const key = `${resolved.table.name}.${resolved.info.name}`.toLowerCase();
       if (reported.has(key)) continue;
       const tableKey = resolved.table.name.toLowerCase();
@@ -98,3 +101,12 @@ export const rule = defineRule({
     }
   },
 });
+
+function comparesWithNumber(value: unknown): boolean {
+  const items =
+    isNode(value) && value.type === 'expr_list' && Array.isArray(value.value) ? value.value : [value];
+  return items.some((item) => {
+    const literal = literalOf(item);
+    return literal?.kind === 'integer' || literal?.kind === 'decimal';
+  });
+}
