@@ -139,11 +139,11 @@ describe.each(testServers())('advice DDL on $flavor', ({ flavor, url }) => {
     const body = findings("SELECT id FROM items WHERE body = 'b17'")
       .flatMap((finding) => finding.suggestions)
       .find((suggestion) => suggestion.kind === 'index');
-    expect(body?.ddl[0]).toMatch(/\(body\(255\)\)/);
+    expect(body?.ddl[0]).toMatch(/\(body\(\d+\)\)/);
     const title = findings("SELECT id FROM items WHERE title = 't17'")
       .flatMap((finding) => finding.suggestions)
       .find((suggestion) => suggestion.kind === 'index');
-    expect(title?.ddl[0]).toMatch(/\(title\(255\)\)/);
+    expect(title?.ddl[0]).toMatch(/\(title\(\d+\)\)/);
     // Canary: without the prefix the TEXT index is refused (1170); MariaDB shortens an over-long VARCHAR key itself.
     await expect(connection.query('ALTER TABLE items ADD INDEX whole_body (body)'))
       .rejects.toMatchObject(flavor === 'mysql' ? { errno: 1170 } : {})
