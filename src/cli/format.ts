@@ -1,6 +1,17 @@
 // Human-readable output of an analysis report (the default --format text).
 
 import type { AnalysisReport } from '../core/model/report.js';
+import type { SchemaLoadSummary } from '../core/schema/ddl-load.js';
+
+/** `schema: loaded 16 tables, 4 views; skipped 1` */
+export function schemaLoadLine(load: SchemaLoadSummary): string {
+  const loaded = [
+    `${load.tables} table${load.tables === 1 ? '' : 's'}`,
+    ...(load.views > 0 ? [`${load.views} view${load.views === 1 ? '' : 's'}`] : []),
+    ...(load.sequences > 0 ? [`${load.sequences} sequence${load.sequences === 1 ? '' : 's'}`] : []),
+  ];
+  return `schema: loaded ${loaded.join(', ')}; skipped ${load.skipped.length}${load.partial.length > 0 ? `; ${load.partial.length} partly loaded` : ''}`;
+}
 
 /** `file:line:column severity RULE message` lines plus suggestions, like a compiler. */
 export function formatReportText(report: AnalysisReport, name: string): string {
@@ -28,6 +39,18 @@ export function formatReportText(report: AnalysisReport, name: string): string {
   }
   for (const error of report.errors)
     lines.push(`${name}:${error.line}:${error.column}: error ${error.message}`);
+  const load = report.schemaLoad;
+  if (load) {
+    for (const entry of load.skipped)
+      lines.push(
+        `${entry.source ?? 'schema'}:${entry.line}:${entry.column}: skipped ${entry.statement}: ${entry.reason}`,
+      );
+    for (const entry of load.partial)
+      lines.push(
+        `${entry.source ?? 'schema'}:${entry.line}:${entry.column}: partly loaded ${entry.statement}: ${entry.reason}`,
+      );
+    lines.push(schemaLoadLine(load));
+  }
   const target = `${report.server.flavor} ${report.server.version} (${report.server.source})`;
   lines.push(
     `${report.statements.length + report.errors.length} statement(s), ${findings} finding(s), ${report.errors.length} parse error(s); target ${target}`,

@@ -162,8 +162,16 @@ export function analyze(text: string, options: AnalyzeOptions): AnalysisReport {
       const plan = isNode(parsed.ast._next) ? undefined : designFor(parsed.ast, slice.sql, schema, server);
       if (plan && plan.tables.length > 0) statement.indexPlan = plan;
     }
-    const unknown = schema.tables.length > 0 ? unknownTables(parsed.ast, kind, schema, server.database) : [];
-    if (unknown.length > 0) statement.notes = unknown.map((table) => unknownTableNote(table));
+    const unknown =
+      schema.tables.length > 0 || (schema.skipped?.length ?? 0) > 0
+        ? unknownTables(parsed.ast, kind, schema, server.database)
+        : [];
+    if (unknown.length > 0)
+      statement.notes = unknown.map((table) => {
+        const bare = table.slice(table.lastIndexOf('.') + 1).toLowerCase();
+        const skipped = schema.skipped?.find((entry) => entry.table?.toLowerCase() === bare);
+        return unknownTableNote(table, skipped);
+      });
     schema = schemaAfter(schema, parsed, slice.sql, server, statement.findings);
     const nextMode = sessionSqlModeAfter(parsed.ast, server.flavor, server.version);
     if (nextMode !== undefined) server = { ...server, sqlMode: { ...server.sqlMode, session: nextMode } };
@@ -209,6 +217,7 @@ function schemaAfter(
   if (ast.if_not_exists && created.some((table) => known(table.name))) return schema;
   const replaced = new Set(created.map((table) => table.name.toLowerCase()));
   return {
+    ...schema,
     source: schema.source === 'none' ? 'ddl' : schema.source,
     tables: [...schema.tables.filter((table) => !replaced.has(table.name.toLowerCase())), ...created],
   };

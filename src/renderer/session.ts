@@ -1,4 +1,5 @@
 // The analysis session: a live connection or an offline target (flavor, version, CREATE TABLE schema).
+import { loadSchemaText, type SkippedStatement } from '../core/schema/ddl-load.js';
 import type { AnalyzeRequest, OpenResult } from '../shared/api.js';
 import { flavorName } from '../core/flavors/names.js';
 import type { ServerInfo } from '../core/model/server-info.js';
@@ -64,9 +65,48 @@ export function targetLabel(session: Session): string {
     : `${flavorName(session.flavor)} ${session.version}`;
 }
 
-/** Number of CREATE TABLE statements in an offline schema (a hint for the status bar, not a parser). */
-export function countSchemaTables(schemaSql: string): number {
-  return schemaSql.match(/\bcreate\s+(?:temporary\s+)?table\b/gi)?.length ?? 0;
+/** What the schema loader makes of an offline schema (the status bar's "16 tables, skipped 1"). */
+export interface SchemaCount {
+  tables: number;
+  views: number;
+  skipped: SkippedStatement[];
+}
+
+let lastCount: { key: string; count: SchemaCount } | null = null;
+
+/** Loads the offline schema as analyses will (memoized: the status bar re-renders on every keystroke). */
+export function schemaCount(schemaSql: string, flavor: OfflineFlavor): SchemaCount {
+  const key = `${flavor}\u0000${schemaSql}`;
+  if (lastCount?.key === key) return lastCount.count;
+  const { summary } = loadSchemaText(schemaSql, { flavor: flavor === 'mariadb' ? 'mariadb' : 'mysql' });
+  const count = { tables: summary.tables, views: summary.views, skipped: summary.skipped };
+  lastCount = { key, count };
+  return count;
+}
+
+/** Number of tables the offline schema loads (views not counted). */
+export function countSchemaTables(schemaSql: string, flavor: OfflineFlavor = 'mysql'): number {
+  return schemaSql.trim() === '' ? 0 : schemaCount(schemaSql, flavor).tables;
+}
+
+/** `16 tables, 4 views, skipped 1` for the status bar; `no schema` without one. */
+export function schemaCountLabel(schemaSql: string, flavor: OfflineFlavor): { text: string; title?: string } {
+  if (schemaSql.trim() === '') return { text: 'no schema' };
+  const { tables, views, skipped } = schemaCount(schemaSql, flavor);
+  const parts = [tables === 1 ? '1 table' : `${tables} tables`];
+  if (views > 0) parts.push(views === 1 ? '1 view' : `${views} views`);
+  if (skipped.length > 0) parts.push(`skipped ${skipped.length}`);
+  return {
+    text: parts.join(', '),
+    ...(skipped.length > 0
+      ? {
+          title: skipped
+            .slice(0, 20)
+            .map((entry) => `line ${entry.line}: ${entry.statement}: ${entry.reason}`)
+            .join('\n'),
+        }
+      : {}),
+  };
 }
 
 /** The `analyze.run` request for this session. */

@@ -17,7 +17,7 @@ import { parseWorkspace } from '../../core/workspace/index.js';
 import { rules as registry } from '../../core/rules/index.js';
 import { parseCommandArgs } from '../args.js';
 import { checkSqlMode } from './sqlmode.js';
-import { dsnWithPassword, readInput, readText } from '../input.js';
+import { dsnWithPassword, readInput, readSchemaSources, readText } from '../input.js';
 import { UsageError, type CliCommand, type CliIo } from '../io.js';
 import { formatReportText } from '../format.js';
 
@@ -26,7 +26,9 @@ export const usage = `Usage: sargable analyze [options] [FILE|-]
 Find predicates no index can serve (functions or arithmetic on columns, …) and propose fixes.
 
 Options:
-  --schema FILE            CREATE TABLE statements for offline analysis (repeatable)
+  --schema FILE|DIR        the schema for offline analysis: a dump (mysqldump/mariadb-dump, with or
+                           without data), SHOW CREATE TABLE output, or DDL; repeatable; a directory
+                           reads its *.sql files (mysqldump --tab)
   --dsn URL                analyze against a live server: mysql://user:pass@host:3306/db
   --flavor mysql|mariadb   offline target flavor (default mysql)
   --server-version X.Y.Z   offline target version (default 8.0.33, MariaDB 10.11.0)
@@ -209,10 +211,8 @@ async function disabledRulesFrom(
   return [...ids].sort();
 }
 
-async function readSchemas(files: string[] | undefined, io: CliIo): Promise<string | undefined> {
-  if (!files?.length) return undefined;
-  const texts = await Promise.all(files.map((file) => readText(file, io, 'schema file')));
-  return texts.join(';\n');
+async function readSchemas(files: string[] | undefined, io: CliIo) {
+  return readSchemaSources(files, io);
 }
 
 const INDEX_KINDS = new Set(['functional-index', 'generated-column', 'index']);

@@ -16,6 +16,7 @@ import { APP_VERSION } from '../../main/version.js';
 import { AdvisorError } from '../../shared/errors.js';
 import { parseCommandArgs } from '../args.js';
 import { UsageError, type CliCommand, type CliIo } from '../io.js';
+import { readSchemaSources } from '../input.js';
 
 export const usage = `Usage: sargable export (--workspace FILE | --from-analysis FILE|-) [options]
 
@@ -95,8 +96,7 @@ export const run: CliCommand = async (argv, io) => {
   );
   let schema = null;
   if (values.schema?.length) {
-    const texts = await Promise.all(values.schema.map((file) => readText(path.resolve(io.cwd, file))));
-    schema = offlineSchema(texts.join('\n;\n'), target.flavor);
+    schema = offlineSchema(await readSchemaSources(values.schema, io), target.flavor);
   }
   const { plan, script } = exportWorkspace(workspace, {
     flavor: target.flavor,

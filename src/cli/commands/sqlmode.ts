@@ -11,7 +11,7 @@ import { ConnectionService } from '../../main/services/connection.js';
 import { readSqlModeView } from '../../main/services/sqlmode.js';
 import { AdvisorError } from '../../shared/errors.js';
 import { parseCommandArgs } from '../args.js';
-import { dsnWithPassword } from '../input.js';
+import { dsnWithPassword, readSchemaSources } from '../input.js';
 import { UsageError, type CliCommand, type CliIo } from '../io.js';
 
 export const usage = `Usage: sargable sqlmode --dsn URL [--format text|json]
@@ -27,7 +27,8 @@ Options:
   --flavor mysql|mariadb   upgrade target flavor (default mysql)
   --server-version X.Y.Z   upgrade target version (default ${DEFAULT_TARGET.version}, MariaDB 10.11.0)
   --sql-mode MODES         upgrade target sql_mode (default: the target version's compiled default)
-  --schema FILE            CREATE TABLE statements for the upgrade view (repeatable)
+  --schema FILE|DIR        the schema for the upgrade view: a dump or DDL file, or a directory of
+                           *.sql files (repeatable)
   --format text|json       output format (default text)
   -h, --help               show this help
 
@@ -77,9 +78,7 @@ export const run: CliCommand = async (argv, io) => {
       : checkSqlMode(values['sql-mode'], target.flavor, target.version);
   const input = positionals[0];
   const sql = input === '-' ? await io.readStdin() : await readText(input ?? '', io);
-  const ddl = values.schema
-    ? (await Promise.all(values.schema.map((file) => readText(file, io)))).join(';\n')
-    : undefined;
+  const ddl = await readSchemaSources(values.schema, io);
   const report = whatBreaks(
     sql,
     { ...target, ...(sqlMode !== undefined ? { sqlMode } : {}) },

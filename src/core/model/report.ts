@@ -3,6 +3,7 @@
 import type { Flavor } from '../flavors/capabilities.js';
 import type { TargetSource } from './server-info.js';
 import type { QueryIndexPlan } from '../indexing/design.js';
+import type { SchemaLoadSummary } from '../schema/ddl-load.js';
 
 /** Fixed, documented list of finding categories (docs/rules.md). */
 export const categories = [
@@ -87,6 +88,11 @@ export interface AnalysisReport {
   server: { flavor: Flavor; version: string; source: TargetSource };
   statements: StatementReport[];
   errors: StatementError[];
+  /**
+   * Offline analysis with a schema (`--schema`, the UI's pasted DDL): what the schema loader loaded
+   * and skipped (docs/cli.md, "schemaLoad"). Absent without a DDL schema.
+   */
+  schemaLoad?: SchemaLoadSummary;
 }
 
 const severityRank: Record<Severity, number> = { info: 0, warning: 1, error: 2 };

@@ -13,6 +13,8 @@ export interface ColumnInfo {
   generated: { expression: string; stored: boolean } | null;
   autoIncrement: boolean;
   hasDefault: boolean;
+  /** INVISIBLE column (MySQL >= 8.0.23, MariaDB >= 10.3): `SELECT *` leaves it out. Absent = visible. */
+  invisible?: boolean;
 }
 
 /** One key part: a column (with optional prefix length) or an expression (functional key part). */
@@ -41,12 +43,19 @@ export interface TableInfo {
   collation: string | null;
   /** Estimated rows (information_schema.TABLES.TABLE_ROWS) when known */
   rowsEstimate: number | null;
+  /** A view (columns only, no indexes of its own); absent for base tables. */
+  kind?: 'view';
 }
 
 /** Tables by lower-case name (and `schema.name`). */
 export interface SchemaModel {
   source: 'live' | 'ddl' | 'none';
   tables: TableInfo[];
+  /**
+   * DDL schemas only: table/view definitions the loader skipped (line and reason), so a finding on
+   * a table the schema lacks can say why it is missing.
+   */
+  skipped?: { table: string | null; line: number; reason: string; source?: string }[];
 }
 
 /** Empty schema: analysis still runs, types are unknown. */

@@ -1,10 +1,11 @@
-// Offline schema: builds the SchemaModel from CREATE TABLE statements (a dump, or pasted DDL).
+// Offline schema: builds the SchemaModel from DDL text (a dump, SHOW CREATE output, or pasted DDL),
+// and reads ALTER TABLE column/index clauses from node-sql-parser ASTs (alter.ts).
 
 import type { Flavor } from '../flavors/capabilities.js';
-import type { ColumnInfo, IndexInfo, IndexPart, SchemaModel, TableInfo } from '../model/schema.js';
+import type { ColumnInfo, IndexInfo, IndexPart, SchemaModel } from '../model/schema.js';
 import { type AstNode, columnName, isNode } from '../sql/ast.js';
-import { parseStatement, printSql } from '../sql/parse.js';
-import { splitStatements } from '../sql/split.js';
+import { parseFragment, printSql } from '../sql/parse.js';
+import { loadSchemaText, type SchemaLoadSummary, type SchemaSource } from './ddl-load.js';
 
 /** Problems met while reading the DDL; the tables that did parse are still returned. */
 export interface DdlProblem {
@@ -13,81 +14,41 @@ export interface DdlProblem {
   column: number;
 }
 
-/** Parse every CREATE TABLE in `ddl`; other statements are ignored. */
+/**
+ * The schema of DDL text: every CREATE TABLE / VIEW / INDEX, ALTER, RENAME and DROP applied in order
+ * (see ddl-load.ts). `problems` lists the statements that define or change a table but were skipped,
+ * and the tables loaded only in part; `summary` is the full account (loaded N, skipped M, …).
+ */
 export function schemaFromDdl(
-  ddl: string,
+  ddl: string | readonly SchemaSource[],
   flavor: Flavor = 'mysql',
-): { schema: SchemaModel; problems: DdlProblem[] } {
-  const tables: TableInfo[] = [];
-  const problems: DdlProblem[] = [];
-  for (const slice of splitStatements(ddl)) {
-    if (!/^\s*create\s+(temporary\s+)?table/i.test(slice.sql)) continue;
-    const parsed = parseStatement(slice.sql, flavor);
-    if (!parsed.ok) {
-      problems.push({
-        message: parsed.message,
-        line: slice.line + parsed.line - 1,
-        column: parsed.line === 1 ? slice.column + parsed.column - 1 : parsed.column,
-      });
-      continue;
-    }
-    const table = tableFromCreate(parsed.ast, flavor);
-    if (table) tables.push(table);
-  }
-  return { schema: { source: 'ddl', tables }, problems };
+  version?: string,
+): { schema: SchemaModel; problems: DdlProblem[]; summary: SchemaLoadSummary } {
+  const { schema, summary } = loadSchemaText(ddl, {
+    flavor,
+    printExpression: printExpressionText,
+    ...(version ? { version } : {}),
+  });
+  const problems = [...summary.skipped, ...summary.partial].map((entry) => ({
+    message: `${entry.statement}: ${entry.reason}`,
+    line: entry.line,
+    column: entry.column,
+  }));
+  return { schema, problems, summary };
 }
 
-function tableFromCreate(ast: AstNode, flavor: Flavor): TableInfo | undefined {
-  const target = Array.isArray(ast.table) ? (ast.table[0] as AstNode | undefined) : undefined;
-  if (!target || typeof target.table !== 'string') return undefined;
-  const options = Array.isArray(ast.table_options) ? (ast.table_options as AstNode[]) : [];
-  const option = (keyword: string): string | null => {
-    const found = options.find((entry) => String(entry.keyword).toLowerCase() === keyword);
-    const value = found?.value as unknown;
-    if (typeof value === 'string') return value;
-    if (isNode(value) && typeof value.value === 'string') return value.value;
+/** An expression as node-sql-parser prints it (`month(\`ts\`)`), or null when it does not parse. */
+function printExpressionText(text: string, flavor: Flavor): string | null {
+  const parsed = parseFragment(`SELECT ${text}`, flavor);
+  if (!parsed.ok) return null;
+  const columns = (parsed.ast as { columns?: unknown }).columns;
+  const first = Array.isArray(columns) ? (columns[0] as { expr?: unknown } | undefined) : undefined;
+  if (!first || !isNode(first.expr)) return null;
+  try {
+    return printSql({ ...first.expr, parentheses: false }, flavor);
+  } catch {
     return null;
-  };
-  const tableCollation = option('collate') ?? option('default collate');
-  const tableCharset =
-    option('default charset') ??
-    option('charset') ??
-    option('default character set') ??
-    option('character set');
-
-  const columns: ColumnInfo[] = [];
-  const indexes: IndexInfo[] = [];
-  const definitions = Array.isArray(ast.create_definitions) ? (ast.create_definitions as AstNode[]) : [];
-  for (const definition of definitions) {
-    if (definition.resource === 'column') {
-      const column = columnFromDefinition(definition, flavor, tableCharset, tableCollation);
-      if (column) columns.push(column);
-      if (definition.primary_key || definition.unique) {
-        // Inline `id INT PRIMARY KEY` / `email VARCHAR(100) UNIQUE`
-        const primary = Boolean(definition.primary_key);
-        indexes.push({
-          name: primary ? 'PRIMARY' : (column?.name ?? ''),
-          unique: true,
-          primary,
-          kind: 'btree',
-          parts: [{ column: column?.name ?? null, expression: null, prefixLength: null }],
-          visible: true,
-        });
-      }
-    } else if (definition.resource === 'index' || definition.resource === 'constraint') {
-      const index = indexFromDefinition(definition, flavor);
-      if (index) indexes.push(index);
-    }
   }
-  return {
-    schema: typeof target.db === 'string' ? target.db : null,
-    name: target.table,
-    columns,
-    indexes,
-    engine: option('engine'),
-    collation: tableCollation,
-    rowsEstimate: null,
-  };
 }
 
 /** A column of a CREATE TABLE definition (or an ALTER TABLE ADD/MODIFY/CHANGE clause, same shape). */

@@ -59,50 +59,68 @@ export function splitStatements(text: string): StatementSlice[] {
     hasCode = false;
   };
 
-  while (index < text.length) {
-    const char = text[index];
-    const next = text[index + 1];
+  const length = text.length;
+  let delimiterCode = delimiter.charCodeAt(0);
+  while (index < length) {
+    const code = text.charCodeAt(index);
     // DELIMITER command at the start of a line (client-side, as the mysql client handles it).
-    if ((index === 0 || text[index - 1] === '\n') && /^delimiter\s/i.test(text.slice(index, index + 10))) {
+    if (
+      (code === 100 || code === 68) && // d / D
+      (index === 0 || text.charCodeAt(index - 1) === 10) &&
+      /^delimiter\s/i.test(text.slice(index, index + 10))
+    ) {
       const lineEnd = text.indexOf('\n', index);
-      const end = lineEnd === -1 ? text.length : lineEnd;
+      const end = lineEnd === -1 ? length : lineEnd;
       const value = text.slice(index + 9, end).trim();
-      if (value) delimiter = value;
+      if (value) {
+        delimiter = value;
+        delimiterCode = delimiter.charCodeAt(0);
+      }
       flush(index, end + 1);
       index = end + 1;
       continue;
     }
-    if (char === '-' && next === '-' && /[\s]/.test(text[index + 2] ?? ' ')) {
+    const next = text.charCodeAt(index + 1);
+    if (code === 45 /* - */ && next === 45 && isSpace(index + 2 < length ? text.charCodeAt(index + 2) : 32)) {
       index = skipLine(text, index);
       continue;
     }
-    if (char === '#') {
+    if (code === 35 /* # */) {
       index = skipLine(text, index);
       continue;
     }
-    if (char === '/' && next === '*') {
+    if (code === 47 /* / */ && next === 42 /* * */) {
       const close = text.indexOf('*/', index + 2);
       // Executable comments /*! … */ and optimizer hints /*+ … */ are code.
-      if (text[index + 2] === '!' || text[index + 2] === '+') hasCode = true;
-      index = close === -1 ? text.length : close + 2;
+      const marker = text.charCodeAt(index + 2);
+      if (marker === 33 /* ! */ || marker === 43 /* + */) hasCode = true;
+      index = close === -1 ? length : close + 2;
       continue;
     }
-    if (char === "'" || char === '"' || char === '`') {
+    if (code === 39 /* ' */ || code === 34 /* " */ || code === 96 /* ` */) {
       hasCode = true;
-      index = skipQuoted(text, index, char);
+      index = skipQuoted(text, index, text[index] as string);
       continue;
     }
-    if (text.startsWith(delimiter, index)) {
+    if (code === delimiterCode && (delimiter.length === 1 || text.startsWith(delimiter, index))) {
       flush(index, index + delimiter.length);
       index += delimiter.length;
       continue;
     }
-    if (char !== undefined && !/\s/.test(char)) hasCode = true;
+    if (!hasCode && !isSpace(code)) hasCode = true;
     index++;
   }
-  flush(text.length, text.length);
+  flush(length, length);
   return slices;
 }
+
+/** What `/\s/` matches, without a regular expression per character (ASCII fast path). */
+function isSpace(code: number): boolean {
+  if (code < 128) return code === 32 || (code >= 9 && code <= 13);
+  return WHITESPACE.test(String.fromCharCode(code));
+}
+
+const WHITESPACE = /\s/;
 
 function skipLine(text: string, index: number): number {
   const end = text.indexOf('\n', index);

@@ -131,7 +131,12 @@ export function quoted(value: string): string {
 }
 
 /** Note for findings made without the table's definition. */
-export function unknownTableNote(table: string | undefined): string {
+export function unknownTableNote(
+  table: string | undefined,
+  skipped?: { line: number; reason: string; source?: string },
+): string {
+  if (table && skipped)
+    return `Table ${table} is not in the schema: its definition${skipped.source ? ` in ${skipped.source}` : ''} at line ${skipped.line} was skipped (${skipped.reason}), so only checks that need no column definitions were made.`;
   return table
     ? `Table ${table} is not in the schema: only checks that need no column definitions were made (give the CREATE TABLE or connect to a server to check the rest).`
     : 'The target table is unknown: only checks that need no column definitions were made.';

@@ -6,6 +6,7 @@ import type { AnalysisReport } from '../../core/model/report.js';
 import { EMPTY_SCHEMA, type SchemaModel } from '../../core/model/schema.js';
 import { offlineServerInfo, type ServerInfo, type TargetSource } from '../../core/model/server-info.js';
 import { schemaFromDdl } from '../../core/schema/ddl.js';
+import type { SchemaLoadSummary, SchemaSource } from '../../core/schema/ddl-load.js';
 import { parseVersion } from '../../core/flavors/version.js';
 import { AdvisorError } from '../../shared/errors.js';
 import type { Connection } from 'mysql2/promise';
@@ -33,21 +34,39 @@ export function offlineTarget(flavor: string | undefined, version: string | unde
   return { flavor: chosenFlavor, version: chosenVersion };
 }
 
-/** Offline schema from DDL text; DDL problems are reported as errors of the analysis input. */
-export function offlineSchema(ddl: string | undefined, flavor: Flavor): SchemaModel {
-  if (!ddl?.trim()) return EMPTY_SCHEMA;
-  const { schema, problems } = schemaFromDdl(ddl, flavor);
-  if (problems.length > 0 && schema.tables.length === 0) {
-    const first = problems[0];
+/** Offline schema from DDL text (one text, or several files applied in order). */
+export function offlineSchema(
+  ddl: string | readonly SchemaSource[] | undefined,
+  flavor: Flavor,
+  version?: string,
+): SchemaModel {
+  return offlineSchemaLoad(ddl, flavor, version).schema;
+}
+
+/**
+ * Offline schema with the loader's account (loaded N tables, skipped M with lines and reasons).
+ * Text that defines no table at all although it tried (every CREATE TABLE skipped) is an input error.
+ */
+export function offlineSchemaLoad(
+  ddl: string | readonly SchemaSource[] | undefined,
+  flavor: Flavor,
+  version?: string,
+): { schema: SchemaModel; summary: SchemaLoadSummary | null } {
+  const empty =
+    typeof ddl === 'string' || ddl === undefined ? !ddl?.trim() : ddl.every((source) => !source.text.trim());
+  if (empty) return { schema: EMPTY_SCHEMA, summary: null };
+  const { schema, summary } = schemaFromDdl(ddl!, flavor, version);
+  if (summary.skipped.length > 0 && schema.tables.length === 0) {
+    const first = summary.skipped[0]!;
     throw new AdvisorError(
       'PARSE_FAILED',
-      `The schema DDL could not be read: ${first?.message ?? 'no CREATE TABLE found'}`,
+      `The schema DDL could not be read: ${summary.skipped.length} statement(s) skipped, the first ${first.source ? `in ${first.source} ` : ''}at line ${first.line}: ${first.statement}: ${first.reason}`,
       {
         hint: 'Provide CREATE TABLE statements (for example from mysqldump --no-data or SHOW CREATE TABLE).',
       },
     );
   }
-  return schema;
+  return { schema, summary };
 }
 
 /** Run the analyzer for a resolved server and schema. */
@@ -105,14 +124,16 @@ export async function runLiveAnalysis(
   return applySelectivity(report, samples, server.flavor);
 }
 
-/** Analysis without a server. */
+/** Analysis without a server; with a DDL schema the report says what the loader loaded and skipped. */
 export function runOfflineAnalysis(
   sql: string,
   target: OfflineTarget,
   source: TargetSource,
-  ddl?: string,
+  ddl?: string | readonly SchemaSource[],
   options: AnalysisOptions = {},
 ): AnalysisReport {
   const server = offlineServerInfo(target.flavor, target.version);
-  return runAnalysis(sql, server, source, offlineSchema(ddl, target.flavor), options);
+  const { schema, summary } = offlineSchemaLoad(ddl, target.flavor, target.version);
+  const report = runAnalysis(sql, server, source, schema, options);
+  return summary ? { ...report, schemaLoad: summary } : report;
 }

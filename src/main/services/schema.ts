@@ -22,9 +22,10 @@ export async function loadSchema(
   const filter =
     tableNames && tableNames.length > 0 ? ` AND TABLE_NAME IN (${tableNames.map(() => '?').join(',')})` : '';
   const params = [database, ...(tableNames ?? [])];
+  // MariaDB lists system-versioned tables as TABLE_TYPE 'SYSTEM VERSIONED': they are base tables too.
   const [tableRows] = await connection.query<RowDataPacket[]>(
     `SELECT TABLE_NAME AS name, ENGINE AS engine, TABLE_COLLATION AS collation, TABLE_ROWS AS table_rows
-       FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_TYPE = 'BASE TABLE'${filter}
+       FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_TYPE IN ('BASE TABLE', 'SYSTEM VERSIONED')${filter}
       ORDER BY TABLE_NAME LIMIT ${MAX_TABLES}`,
     params,
   );

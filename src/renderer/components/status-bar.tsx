@@ -1,7 +1,7 @@
 // The status bar: what analyses run against, the read-only badge, cursor position and the last analysis.
 import type { ConnectionStatus } from '../../shared/api/connection-status.js';
 import { describeLink } from '../link-status.js';
-import { countSchemaTables, targetLabel, type Session } from '../session.js';
+import { schemaCountLabel, targetLabel, type Session } from '../session.js';
 
 /** Props of {@link StatusBar}. */
 export interface StatusBarProps {
@@ -14,7 +14,7 @@ export interface StatusBarProps {
 
 /** Bottom bar; the connection part opens the dialog. */
 export function StatusBar({ session, cursor, summary, link = null }: StatusBarProps) {
-  const tables = session.kind === 'offline' ? countSchemaTables(session.schemaSql) : 0;
+  const schemaLabel = session.kind === 'offline' ? schemaCountLabel(session.schemaSql, session.flavor) : null;
   const linkText = session.kind === 'live' && link ? describeLink(link) : null;
   const profile = session.kind === 'live' ? session.profile : undefined;
   return (
@@ -57,9 +57,13 @@ export function StatusBar({ session, cursor, summary, link = null }: StatusBarPr
           production
         </span>
       )}
-      {session.kind === 'offline' && (
-        <span className="status-bar__muted">
-          {tables === 0 ? 'no schema' : tables === 1 ? '1 table' : `${tables} tables`}
+      {session.kind === 'offline' && schemaLabel && (
+        <span
+          className={`status-bar__muted${schemaLabel?.title ? ' status-bar__warning' : ''}`}
+          data-testid="status-schema"
+          title={schemaLabel?.title}
+        >
+          {schemaLabel?.text}
         </span>
       )}
       <span
