@@ -23,6 +23,17 @@ describe('sargable analyze', () => {
       'products',
     ]);
     delete report.statements[0].indexPlan;
+    // What the schema loader made of --schema (docs/cli.md, schemaLoad).
+    expect(report.schemaLoad).toEqual({
+      tables: 1,
+      views: 0,
+      sequences: 0,
+      loaded: ['products'],
+      skipped: [],
+      ignored: 0,
+      partial: [],
+    });
+    delete report.schemaLoad;
     expect(report).toEqual({
       server: { flavor: 'mysql', version: '8.0.33', source: 'default' },
       statements: [
