@@ -4,6 +4,7 @@ import { parsePlan } from '../../core/explain/index.js';
 import type { ExplainApi } from '../../shared/api/explain.js';
 import { AdvisorError } from '../../shared/errors.js';
 import type { Services } from '../handlers.js';
+import { queryKiller } from '../services/connection.js';
 import { explainStatement, verifyWhatIf } from '../services/explain.js';
 import { assertProductionConfirmed } from '../services/production-guard.js';
 import { loggedWrite } from '../services/write-log.js';
@@ -11,11 +12,13 @@ import { loggedWrite } from '../services/write-log.js';
 export function createExplainHandlers({ connections, workspaces }: Services): ExplainApi {
   return {
     async 'explain.run'(request) {
-      const { connection, server } = connections.get(request.connectionId);
+      const { connection, server, target } = connections.get(request.connectionId);
       const result = await explainStatement(connection, server, request.sql, {
         formats: request.formats ?? (server.capabilities.explainTree ? ['json', 'tree'] : ['json']),
         ...(request.analyze ? { analyze: true } : {}),
         ...(request.timeoutMs ? { timeoutMs: request.timeoutMs } : {}),
+        ...(request.allowRoutineCalls ? { allowRoutineCalls: true } : {}),
+        killQuery: queryKiller(target),
       });
       return { sql: result.sql, plan: result.plan, report: result.report, raw: result.raw };
     },

@@ -3,13 +3,20 @@
 
 import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
-import mysql, { type Connection, type ConnectionOptions, type SslOptions } from 'mysql2/promise';
+import mysql, {
+  type Connection,
+  type ConnectionOptions,
+  type RowDataPacket,
+  type SslOptions,
+} from 'mysql2/promise';
 import type { ServerInfo } from '../../core/model/server-info.js';
 import { connectionParamsSchema, type ConnectionParams, type OpenResult } from '../../shared/api.js';
 import { AdvisorError } from '../../shared/errors.js';
 import { mapMysqlError } from './mysql-errors.js';
 import { detectServerInfo } from './server-info.js';
 import { ManagedConnection, type LinkStatus, type ReconnectPolicy } from './reconnect.js';
+import { setSessionLexicalContext } from './statement-guard.js';
+import { sessionLexicalContext } from '../../core/sql/lexer.js';
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 
@@ -132,6 +139,13 @@ export async function connect(
   if (options.readOnly !== false) {
     try {
       await connection.query('SET SESSION TRANSACTION READ ONLY');
+      // The statement guard reads each statement as this server and sql_mode will.
+      const [rows] = await connection.query<RowDataPacket[]>(
+        'SELECT VERSION() AS version, @@SESSION.sql_mode AS sql_mode',
+      );
+      const version = String(rows[0]?.version ?? '');
+      const lexical = sessionLexicalContext(version, String(rows[0]?.sql_mode ?? ''));
+      setSessionLexicalContext(connection, version ? lexical : {});
     } catch (error) {
       await connection.end().catch(() => undefined);
       throw mapMysqlError(error, {
@@ -143,6 +157,24 @@ export async function connect(
     }
   }
   return connection;
+}
+
+/** Stops one statement of ours on the server, given the connection's thread id. */
+export type QueryKiller = (threadId: number) => Promise<void>;
+
+/**
+ * A {@link QueryKiller} for a target: opens a short read-only connection and runs KILL QUERY on
+ * our own thread (any user may kill its own statements, no PROCESS or SUPER needed).
+ */
+export function queryKiller(target: ConnectionTarget): QueryKiller {
+  return async (threadId) => {
+    const connection = await connect(target, { readOnly: true });
+    try {
+      await connection.query(`KILL QUERY ${Math.trunc(threadId)}`);
+    } finally {
+      await connection.end().catch(() => undefined);
+    }
+  };
 }
 
 interface OpenConnection {

@@ -1,10 +1,17 @@
 // Running EXPLAIN safely on a live server, and what-if verification of suggested indexes.
 //
-// Safety: plain EXPLAIN never executes the statement (also for UPDATE/DELETE/INSERT). EXPLAIN ANALYZE
-// (MySQL >= 8.0.18) and MariaDB's ANALYZE FORMAT=JSON do execute it, so they run only for SELECT, only
-// when the caller passes `analyze: true` (UI confirmation / --analyze), inside a read-only transaction
-// that is rolled back, under a time limit. What-if DDL runs on a separate writable connection, only
-// with `allowWhatIf`, and always cleans up what it added (diffing the table before and after).
+// Safety: plain EXPLAIN never executes the statement (also for UPDATE/DELETE/INSERT), but the
+// optimizer evaluates constant subqueries and deterministic functions while planning, so every
+// EXPLAIN first passes the statement guard (side-effect built-ins refused; functions that may be
+// stored routines only with `allowRoutineCalls`), on whatever connection it runs. EXPLAIN ANALYZE
+// (MySQL >= 8.0.18) and MariaDB's ANALYZE FORMAT=JSON do execute it, so they run only for SELECT
+// provably free of side effects, only when the caller passes `analyze: true` (UI confirmation /
+// --analyze), inside a read-only transaction that is rolled back. Every EXPLAIN is bounded: the
+// server's own limit where it has one (MariaDB max_statement_time, MySQL max_execution_time for
+// ANALYZE) and a watchdog that stops our statement after `timeoutMs` (default 5 s) or when the
+// caller's signal aborts, with KILL QUERY from a second connection (or by closing the connection
+// when no killer is given). What-if DDL runs on a separate writable connection, only with
+// `allowWhatIf`, only for the DDL shapes the advisor produces, and always cleans up what it added.
 
 import type { Connection, RowDataPacket } from 'mysql2/promise';
 import {
@@ -19,9 +26,12 @@ import { flavorName } from '../../core/flavors/names.js';
 import { verificationRecord, type VerificationRecord } from '../../core/workspace/model.js';
 import { isNode } from '../../core/sql/ast.js';
 import { parseStatement } from '../../core/sql/parse.js';
+import { versionNumber } from '../../core/sql/lexer.js';
 import { AdvisorError } from '../../shared/errors.js';
-import { connect, type ConnectionTarget } from './connection.js';
+import { connect, queryKiller, type ConnectionTarget, type QueryKiller } from './connection.js';
 import { mapMysqlError } from './mysql-errors.js';
+import { checkReadOnlyStatement, withGuardOptions } from './statement-guard.js';
+import { checkApplicableDdl } from '../../core/ddl/apply-guard.js';
 
 export type ExplainFormat = 'traditional' | 'json' | 'tree';
 
@@ -30,11 +40,20 @@ export interface ExplainOptions {
   formats?: readonly ExplainFormat[];
   /** Execute the statement (EXPLAIN ANALYZE / ANALYZE FORMAT=JSON). Needs explicit consent. */
   analyze?: boolean;
-  /** Time limit for ANALYZE, in ms (default 10 s). */
+  /** Time limit per EXPLAIN statement, in ms (default {@link DEFAULT_EXPLAIN_TIMEOUT_MS}). */
   timeoutMs?: number;
   /** Default schema to run in (the query's). */
   database?: string | null;
+  /** The user chose to plan a statement that calls functions that may be stored routines. */
+  allowRoutineCalls?: boolean;
+  /** Cancel: stops the statement on the server. */
+  signal?: AbortSignal;
+  /** Stops our statement on the server (KILL QUERY from a second connection); see {@link queryKiller}. */
+  killQuery?: QueryKiller;
 }
+
+/** Default bound of one EXPLAIN statement. */
+export const DEFAULT_EXPLAIN_TIMEOUT_MS = 5_000;
 
 export interface ExplainResult {
   sql: string;
@@ -101,19 +120,26 @@ export async function explainStatement(
   const { kind } = checkExplainable(sql, server);
   const formats = options.formats ?? ['json'];
   const raw: ExplainResult['raw'] = {};
+  if (options.analyze && kind !== 'select') {
+    throw new AdvisorError(
+      'UNSUPPORTED',
+      'ANALYZE executes the statement, so it is offered only for SELECT.',
+    );
+  }
+  assertSafeToExplain(sql, server, options);
+  const bound: StatementBound = {
+    timeoutMs: options.timeoutMs ?? DEFAULT_EXPLAIN_TIMEOUT_MS,
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.killQuery ? { killQuery: options.killQuery } : {}),
+  };
+  const guard = options.allowRoutineCalls ? { allowRoutineCalls: true } : {};
   try {
     if (options.database) await connection.query(`USE ${quoteIdentifier(options.database)}`);
-    if (options.analyze) {
-      if (kind !== 'select') {
-        throw new AdvisorError(
-          'UNSUPPORTED',
-          'ANALYZE executes the statement, so it is offered only for SELECT.',
-        );
-      }
-      raw.analyze = await runAnalyze(connection, server, sql, options.timeoutMs ?? 10_000);
-    }
-    for (const format of formats) raw[format] = await runExplain(connection, server, sql, format);
+    if (options.analyze) raw.analyze = await runAnalyze(connection, server, sql, bound);
+    for (const format of formats)
+      raw[format] = await runExplain(connection, server, sql, format, bound, guard);
   } catch (error) {
+    if (error instanceof AdvisorError) throw error;
     throw mapMysqlError(error, { action: 'EXPLAIN' });
   }
   const source = raw.analyze ?? raw.json ?? raw.tree ?? raw.traditional;
@@ -129,11 +155,103 @@ export async function explainStatement(
   return { sql, plan: parsed.report.root, report: parsed.report, raw };
 }
 
+/**
+ * The statement guard's verdict on `EXPLAIN sql` (and on `sql` itself for ANALYZE), on any
+ * connection: the what-if connection is writable and not guarded, so this is checked here too.
+ */
+export function assertSafeToExplain(
+  sql: string,
+  server: ServerInfo,
+  options: { analyze?: boolean; allowRoutineCalls?: boolean } = {},
+): void {
+  const context = {
+    flavor: server.flavor === 'mariadb' ? ('mariadb' as const) : ('mysql' as const),
+    version: versionNumber(server.version),
+  };
+  const statement = options.analyze ? `EXPLAIN ANALYZE ${sql}` : `EXPLAIN ${sql}`;
+  const verdict = checkReadOnlyStatement(statement, {
+    context,
+    ...(options.allowRoutineCalls && !options.analyze ? { allowRoutineCalls: true } : {}),
+  });
+  if (verdict.allowed) return;
+  const routine = /stored function|loadable function/.test(verdict.reason);
+  throw new AdvisorError(
+    options.analyze ? 'UNSUPPORTED' : 'CONSENT_REQUIRED',
+    `Not explained: ${verdict.reason}. The optimizer can run functions while it plans, with your privileges.`,
+    {
+      hint:
+        routine && !options.analyze
+          ? 'If you trust every function this statement calls (they run with your privileges), explain it again and allow routine calls (CLI: --allow-routines).'
+          : 'Remove the call or clause from the statement, or explain it on a sandbox server.',
+    },
+  );
+}
+
+/** How long one statement may run, and how to stop it. */
+export interface StatementBound {
+  timeoutMs: number;
+  signal?: AbortSignal;
+  killQuery?: QueryKiller;
+}
+
+/**
+ * Run one statement under a watchdog: after `timeoutMs` (or when `signal` aborts) our own statement
+ * is stopped with KILL QUERY (or the connection is closed when no killer is given), and the caller
+ * gets TIMEOUT / CANCELLED at once instead of waiting for the server.
+ */
+export async function boundedQuery<T>(
+  connection: Connection,
+  statement: string | { sql: string },
+  bound: StatementBound,
+): Promise<T> {
+  if (bound.signal?.aborted) throw new AdvisorError('CANCELLED', 'Cancelled before it ran.');
+  const threadId = (connection as { threadId?: number | null }).threadId ?? null;
+  let stopped: 'timeout' | 'cancel' | null = null;
+  let release: (() => void) | undefined;
+  const stop = new Promise<never>((_resolve, reject) => {
+    const fire = (why: 'timeout' | 'cancel'): void => {
+      if (stopped) return;
+      stopped = why;
+      const seconds = Math.round(bound.timeoutMs / 100) / 10;
+      reject(
+        why === 'timeout'
+          ? new AdvisorError('TIMEOUT', `Stopped after ${seconds} s: the statement did not finish in time.`, {
+              hint: 'The statement was killed on the server (KILL QUERY of our own connection). Raise the time limit if the server is merely slow.',
+            })
+          : new AdvisorError('CANCELLED', 'Cancelled: the statement was stopped on the server.'),
+      );
+      const kill = bound.killQuery && threadId !== null ? bound.killQuery(threadId) : undefined;
+      void (kill ?? Promise.resolve((connection as { destroy?: () => void }).destroy?.())).catch(() => {
+        (connection as { destroy?: () => void }).destroy?.();
+      });
+    };
+    const timer = setTimeout(() => fire('timeout'), bound.timeoutMs);
+    const onAbort = (): void => fire('cancel');
+    bound.signal?.addEventListener('abort', onAbort, { once: true });
+    release = () => {
+      clearTimeout(timer);
+      bound.signal?.removeEventListener('abort', onAbort);
+    };
+  });
+  stop.catch(() => undefined);
+  const run = connection.query(statement as string) as unknown as Promise<[T, unknown]>;
+  try {
+    const [rows] = await Promise.race([run, stop]);
+    return rows;
+  } finally {
+    release?.();
+    // A killed statement still answers (with an error); never leave it unhandled.
+    run.catch(() => undefined);
+  }
+}
+
 async function runExplain(
   connection: Connection,
   server: ServerInfo,
   sql: string,
   format: ExplainFormat,
+  bound: StatementBound,
+  guard: { allowRoutineCalls?: boolean },
 ): Promise<unknown> {
   if (format === 'tree' && !server.capabilities.explainTree) {
     throw new AdvisorError(
@@ -150,7 +268,11 @@ async function runExplain(
         : server.flavor === 'mariadb'
           ? 'EXPLAIN'
           : 'EXPLAIN FORMAT=TRADITIONAL';
-  const [rows] = await connection.query<RowDataPacket[]>(`${prefix} ${sql}`);
+  // MariaDB bounds any statement itself; MySQL's max_execution_time covers SELECT only, not EXPLAIN.
+  const statement = server.capabilities.maxStatementTime
+    ? `SET STATEMENT max_statement_time=${(bound.timeoutMs / 1000).toFixed(3)} FOR ${prefix} ${sql}`
+    : `${prefix} ${sql}`;
+  const rows = await boundedQuery<RowDataPacket[]>(connection, withGuardOptions(statement, guard), bound);
   if (format === 'traditional') return rows.map((row) => ({ ...row }));
   const first = rows[0] ?? {};
   const text = String(Object.values(first)[0] ?? '');
@@ -161,8 +283,9 @@ async function runAnalyze(
   connection: Connection,
   server: ServerInfo,
   sql: string,
-  timeoutMs: number,
+  bound: StatementBound,
 ): Promise<unknown> {
+  const timeoutMs = bound.timeoutMs;
   if (!server.capabilities.explainAnalyze && !server.capabilities.analyzeFormatJson) {
     throw new AdvisorError(
       'UNSUPPORTED',
@@ -173,12 +296,14 @@ async function runAnalyze(
   try {
     if (server.capabilities.explainAnalyze) {
       await connection.query(`SET SESSION max_execution_time = ${Math.max(1, Math.round(timeoutMs))}`);
-      const [rows] = await connection.query<RowDataPacket[]>(`EXPLAIN ANALYZE ${sql}`);
+      const rows = await boundedQuery<RowDataPacket[]>(connection, `EXPLAIN ANALYZE ${sql}`, bound);
       return String(Object.values(rows[0] ?? {})[0] ?? '');
     }
     const seconds = Math.max(0.001, timeoutMs / 1000);
-    const [rows] = await connection.query<RowDataPacket[]>(
+    const rows = await boundedQuery<RowDataPacket[]>(
+      connection,
       `SET STATEMENT max_statement_time=${seconds} FOR ANALYZE FORMAT=JSON ${sql}`,
+      bound,
     );
     return JSON.parse(String(Object.values(rows[0] ?? {})[0] ?? '{}'));
   } finally {

@@ -21,7 +21,12 @@
 import type { Connection } from 'mysql2/promise';
 import { AdvisorError } from '../../shared/errors.js';
 import { mapMysqlError, type ErrorContext } from './mysql-errors.js';
-import { assertReadOnlyStatement, statementText } from './statement-guard.js';
+import {
+  assertReadOnlyStatement,
+  guardOptionsOf,
+  sessionLexicalContextOf,
+  statementText,
+} from './statement-guard.js';
 
 /** Backoff between reconnect attempts: `baseDelayMs · 2^(failures-1)`, at most `maxDelayMs`. */
 export interface ReconnectPolicy {
@@ -207,14 +212,19 @@ export class ManagedConnection {
   }
 
   private async run(method: 'query' | 'execute', args: unknown[]): Promise<unknown> {
-    if (this.options.readOnly) {
-      const sql = statementText(args[0]);
-      if (sql === undefined) {
-        throw new AdvisorError('INTERNAL', 'Refused on a read-only analysis session: no SQL text.');
-      }
-      assertReadOnlyStatement(sql);
+    const sql = statementText(args[0]);
+    if (this.options.readOnly && sql === undefined) {
+      throw new AdvisorError('INTERNAL', 'Refused on a read-only analysis session: no SQL text.');
     }
     const connection = await this.acquire();
+    if (this.options.readOnly) {
+      // Read the statement as this session's server and sql_mode will (flavor, version, quoting).
+      const { allowRoutineCalls } = guardOptionsOf(args[0]);
+      assertReadOnlyStatement(sql!, {
+        context: sessionLexicalContextOf(connection),
+        ...(allowRoutineCalls ? { allowRoutineCalls } : {}),
+      });
+    }
     try {
       const call = connection[method] as (...callArgs: unknown[]) => Promise<unknown>;
       return await call.apply(connection, args);

@@ -4,154 +4,57 @@
  * - Analysis sessions already run `SET SESSION TRANSACTION READ ONLY`, so the server refuses DML and
  *   DDL on them. The guard adds a second, client-side wall that also covers what a read-only
  *   transaction does NOT stop: KILL, SET GLOBAL, GRANT, ANALYZE TABLE, user-level locks, files
- *   written by SELECT … INTO OUTFILE, turning the session back to READ WRITE, and MariaDB sequences.
- * - It is an allow-list: SELECT / WITH … SELECT / TABLE / VALUES, SHOW, DESCRIBE, EXPLAIN (any
- *   statement; EXPLAIN ANALYZE and MariaDB's ANALYZE [FORMAT=JSON] only of a read query, because
- *   they execute it), SET [SESSION] variables (not GLOBAL/PERSIST, not transaction_read_only=OFF),
- *   SET NAMES, USE, START TRANSACTION READ ONLY, ROLLBACK. Everything else is refused.
- * - A tiny lexer, not a parser: it drops comments and string literals, keeps executable comments
- *   (`/*!80000 … *\/`, `/*M!100500 … *\/`) as code because the server runs them, and refuses a second
- *   statement after `;`. It only has to find keywords at the right places, so it never needs the
- *   SQL grammar, and it fails closed: anything it does not recognise is refused.
+ *   written by SELECT … INTO OUTFILE, turning the session back to READ WRITE, MariaDB sequences, and
+ *   code run by functions (SLEEP, BENCHMARK, stored functions of other users running with our
+ *   privileges).
+ * - It reads the statement with src/core/sql/lexer.ts, which follows the server's own lexical rules
+ *   (comments and executable comments with versions, whitespace, quoting per sql_mode). When the
+ *   session's flavor, version or sql_mode flags are not known, every combination is tried and the
+ *   statement runs only when all of them allow it. Text the lexer cannot read safely is refused.
+ * - It is an allow-list of statements: SELECT / WITH … SELECT / TABLE / VALUES, SHOW, DESCRIBE,
+ *   EXPLAIN (any statement; EXPLAIN ANALYZE and MariaDB's ANALYZE [FORMAT=JSON] only of a read
+ *   query, because they execute it), SET session variables (not GLOBAL/PERSIST, not
+ *   transaction_read_only=OFF, not sql_mode or the client character set, which would change how the
+ *   next statement is read), SET NAMES utf8mb4, USE, START TRANSACTION READ ONLY, ROLLBACK.
+ * - Everything that executes (queries, SHOW … WHERE, SET values, EXPLAIN ANALYZE) must be provably
+ *   free of side effects: only built-in functions from the allow-list in src/core/sql/side-effects.ts,
+ *   no INTO, no locking reads, no `:=`, no sequences. Plain EXPLAIN does not run the statement, but
+ *   the optimizer evaluates constant subqueries and deterministic functions while planning, so
+ *   side-effect built-ins are refused there too, and functions that may be stored routines only run
+ *   when the caller passes `allowRoutineCalls` (the user chose to, after seeing why).
  */
 
 import { AdvisorError } from '../../shared/errors.js';
+import { lexicalContexts, lexSql, type LexicalContext, type SqlToken } from '../../core/sql/lexer.js';
+import { executionRisks, functionRisks, type ExecutionRisk } from '../../core/sql/side-effects.js';
 
-type TokenKind = 'word' | 'string' | 'quoted' | 'number' | 'sysvar' | 'uservar' | 'punct';
-
-interface Token {
-  kind: TokenKind;
-  /** Upper-cased for words and system variables; the character for punctuation. */
-  value: string;
-}
-
-/** Why a statement was refused, or null when it may run on a read-only session. */
+/** Why a statement was refused, or null when it may run on a read-only analysis session. */
 export type GuardVerdict = { allowed: true } | { allowed: false; reason: string };
 
-const WORD_START = /[A-Za-z_$\u0080-\uffff]/;
-const WORD_PART = /[A-Za-z0-9_$\u0080-\uffff]/;
-
-/** Split SQL into tokens; returns null for input the lexer cannot read safely (unterminated quote). */
-function tokenize(sql: string): Token[] | { error: string } {
-  const tokens: Token[] = [];
-  let index = 0;
-  let inExecutableComment = false;
-  const length = sql.length;
-  while (index < length) {
-    const char = sql[index]!;
-    const next = sql[index + 1];
-    if (/\s/.test(char)) {
-      index += 1;
-      continue;
-    }
-    if (char === '*' && next === '/' && inExecutableComment) {
-      inExecutableComment = false;
-      index += 2;
-      continue;
-    }
-    if (char === '/' && next === '*') {
-      // `/*!NNNNN code */` (MySQL and MariaDB) and `/*M!NNNNNN code */` (MariaDB) are executed.
-      const executable = /^\/\*(?:M?!)(\d{5,6})?/.exec(sql.slice(index, index + 10));
-      if (executable) {
-        if (inExecutableComment) return { error: 'nested executable comment' };
-        inExecutableComment = true;
-        index += executable[0].length;
-        continue;
-      }
-      const end = sql.indexOf('*/', index + 2);
-      if (end < 0) return { error: 'unterminated comment' };
-      index = end + 2;
-      continue;
-    }
-    if (
-      char === '#' ||
-      (char === '-' && next === '-' && (index + 2 >= length || /\s/.test(sql[index + 2]!)))
-    ) {
-      const end = sql.indexOf('\n', index);
-      index = end < 0 ? length : end + 1;
-      continue;
-    }
-    if (char === "'" || char === '"' || char === '`') {
-      let cursor = index + 1;
-      let closed = false;
-      while (cursor < length) {
-        const c = sql[cursor]!;
-        if (c === '\\' && char !== '`') {
-          cursor += 2;
-          continue;
-        }
-        if (c === char) {
-          if (sql[cursor + 1] === char) {
-            cursor += 2;
-            continue;
-          }
-          closed = true;
-          break;
-        }
-        cursor += 1;
-      }
-      if (!closed) return { error: 'unterminated quoted text' };
-      const body = sql.slice(index + 1, cursor);
-      tokens.push(
-        char === '`' ? { kind: 'quoted', value: body.toUpperCase() } : { kind: 'string', value: body },
-      );
-      index = cursor + 1;
-      continue;
-    }
-    if (char === '@') {
-      if (next === '@') {
-        let cursor = index + 2;
-        while (cursor < length && /[A-Za-z0-9_.$`]/.test(sql[cursor]!)) cursor += 1;
-        tokens.push({ kind: 'sysvar', value: sql.slice(index, cursor).replace(/`/g, '').toUpperCase() });
-        index = cursor;
-        continue;
-      }
-      let cursor = index + 1;
-      if (sql[cursor] === "'" || sql[cursor] === '"' || sql[cursor] === '`') {
-        const quote = sql[cursor]!;
-        const end = sql.indexOf(quote, cursor + 1);
-        if (end < 0) return { error: 'unterminated quoted text' };
-        cursor = end + 1;
-      } else {
-        while (cursor < length && /[A-Za-z0-9_.$]/.test(sql[cursor]!)) cursor += 1;
-      }
-      tokens.push({ kind: 'uservar', value: sql.slice(index, cursor) });
-      index = cursor;
-      continue;
-    }
-    if (/[0-9]/.test(char)) {
-      let cursor = index + 1;
-      while (cursor < length && WORD_PART.test(sql[cursor]!)) cursor += 1;
-      // `1e10`, `0x1F` and identifiers that start with digits all read as one token.
-      const text = sql.slice(index, cursor);
-      tokens.push(
-        /^[0-9]+$|^0x[0-9a-f]+$/i.test(text)
-          ? { kind: 'number', value: text }
-          : { kind: 'word', value: text.toUpperCase() },
-      );
-      index = cursor;
-      continue;
-    }
-    if (WORD_START.test(char)) {
-      let cursor = index + 1;
-      while (cursor < length && WORD_PART.test(sql[cursor]!)) cursor += 1;
-      // x'..', b'..', N'..', _utf8mb4'..' are literals: the prefix word is harmless.
-      tokens.push({ kind: 'word', value: sql.slice(index, cursor).toUpperCase() });
-      index = cursor;
-      continue;
-    }
-    tokens.push({ kind: 'punct', value: char });
-    index += 1;
-  }
-  if (inExecutableComment) return { error: 'unterminated executable comment' };
-  return tokens;
+/** Options for {@link checkReadOnlyStatement}. */
+export interface GuardOptions {
+  /** What the session's lexer uses (flavor, version, sql_mode flags); unknown parts: every value. */
+  context?: Partial<LexicalContext>;
+  /** Plain EXPLAIN may plan a statement that calls functions that may be stored routines. */
+  allowRoutineCalls?: boolean;
 }
 
+type Token = SqlToken;
+
 const READ_QUERY_START = new Set(['SELECT', 'WITH', 'TABLE', 'VALUES']);
-/** Functions whose call changes server state even inside a read-only transaction. */
-const STATEFUL_FUNCTIONS = new Set(['GET_LOCK', 'RELEASE_LOCK', 'RELEASE_ALL_LOCKS', 'NEXTVAL', 'SETVAL']);
 const READ_ONLY_VARIABLES = new Set(['TRANSACTION_READ_ONLY', 'TX_READ_ONLY']);
+/** Session variables that change how the server reads the next statement (the guard's own lexer). */
+const LEXER_VARIABLES = new Set([
+  'SQL_MODE',
+  'CHARACTER_SET_CLIENT',
+  'CHARACTER_SET_CONNECTION',
+  'COLLATION_CONNECTION',
+]);
+/** Client character sets in which the server reads the UTF-8 text mysql2 sends as the lexer does. */
+const SAFE_CHARSETS = new Set(['UTF8MB4', 'UTF8MB3', 'UTF8', 'DEFAULT']);
 const TRUE_VALUES = new Set(['1', 'ON', 'TRUE']);
+/** Statements EXPLAIN / DESCRIBE may plan. */
+const EXPLAINABLE_START = new Set([...READ_QUERY_START, 'UPDATE', 'DELETE', 'INSERT', 'REPLACE']);
 
 function isWord(token: Token | undefined, ...values: string[]): boolean {
   return token !== undefined && token.kind === 'word' && values.includes(token.value);
@@ -164,7 +67,14 @@ function isPunct(token: Token | undefined, value: string): boolean {
 const refuse = (reason: string): GuardVerdict => ({ allowed: false, reason });
 const ALLOW: GuardVerdict = { allowed: true };
 
-/** A query that reads: SELECT / WITH … SELECT / TABLE / VALUES, without locks, files or stateful calls. */
+function refuseRisks(risks: readonly ExecutionRisk[]): GuardVerdict {
+  const first = risks[0];
+  if (!first) return ALLOW;
+  const more = risks.length > 1 ? ` (and ${risks.length - 1} more)` : '';
+  return refuse(`${first.message}${more}`);
+}
+
+/** A query that reads: SELECT / WITH … SELECT / TABLE / VALUES, provably without side effects. */
 function checkReadQuery(tokens: Token[]): GuardVerdict {
   let start = 0;
   while (isPunct(tokens[start], '(')) start += 1;
@@ -172,37 +82,20 @@ function checkReadQuery(tokens: Token[]): GuardVerdict {
   if (!first || first.kind !== 'word' || !READ_QUERY_START.has(first.value)) {
     return refuse(`only SELECT, TABLE or VALUES may be executed here, not ${describe(first)}`);
   }
-  if (first.value === 'WITH') {
-    // The main statement is the first depth-0 statement keyword after the CTE list.
-    let depth = 0;
-    for (let index = start + 1; index < tokens.length; index += 1) {
-      const token = tokens[index]!;
-      if (isPunct(token, '(')) depth += 1;
-      else if (isPunct(token, ')')) depth -= 1;
-      else if (depth === 0 && isWord(token, 'UPDATE', 'DELETE', 'INSERT', 'REPLACE')) {
-        return refuse(`WITH … ${token.value} writes data`);
-      } else if (depth === 0 && isWord(token, 'SELECT', 'TABLE', 'VALUES')) break;
-    }
-  }
-  for (let index = start; index < tokens.length; index += 1) {
-    const token = tokens[index]!;
-    const next = tokens[index + 1];
-    if (isWord(token, 'INTO') && isWord(next, 'OUTFILE', 'DUMPFILE')) {
-      return refuse(`SELECT … INTO ${next!.value} writes a file on the server`);
-    }
-    if (isWord(token, 'FOR') && isWord(next, 'UPDATE', 'SHARE')) {
-      return refuse(`SELECT … FOR ${next!.value} takes row locks`);
-    }
-    if (isWord(token, 'LOCK') && isWord(next, 'IN'))
-      return refuse('SELECT … LOCK IN SHARE MODE takes row locks');
-    if (token.kind === 'word' && STATEFUL_FUNCTIONS.has(token.value) && isPunct(next, '(')) {
-      return refuse(`${token.value}() changes server state`);
-    }
-    if (isWord(token, 'NEXT') && isWord(next, 'VALUE') && isWord(tokens[index + 2], 'FOR')) {
-      return refuse('NEXT VALUE FOR advances a sequence');
+  const risks = refuseRisks(executionRisks(tokens));
+  if (!risks.allowed) return risks;
+  for (const token of tokens) {
+    if (isWord(token, 'UPDATE', 'DELETE', 'INSERT', 'REPLACE') && !isPunctAfter(tokens, token, '(')) {
+      return refuse(`${token.value} writes data`);
     }
   }
   return ALLOW;
+}
+
+/** True when `token` is directly followed by the punctuation `value` (INSERT(…) and REPLACE(…) are string functions). */
+function isPunctAfter(tokens: Token[], token: Token, value: string): boolean {
+  const next = tokens[tokens.indexOf(token) + 1];
+  return isPunct(next, value) && next!.start === token.end;
 }
 
 function describe(token: Token | undefined): string {
@@ -233,39 +126,55 @@ function splitAssignments(tokens: Token[]): Token[][] {
   return parts;
 }
 
+/** The value of an assignment: whatever follows the first `=` or `:=`. */
+function assignedValue(part: Token[], from: number): Token[] {
+  const equals = part.findIndex(
+    (token, index) => index >= from && (isPunct(token, '=') || isPunct(token, ':=')),
+  );
+  return equals < 0 ? part.slice(from) : part.slice(equals + 1);
+}
+
 function checkAssignment(part: Token[]): GuardVerdict {
   const [first, second] = part;
   if (!first) return refuse('an empty SET assignment');
-  if (first.kind === 'uservar') return ALLOW;
   let name: string | undefined;
   let valueStart: number;
-  if (isWord(first, 'GLOBAL', 'PERSIST', 'PERSIST_ONLY')) {
+  if (first.kind === 'uservar') {
+    name = undefined;
+    valueStart = 1;
+  } else if (isWord(first, 'GLOBAL', 'PERSIST', 'PERSIST_ONLY')) {
     return refuse(`SET ${first.value} changes the server for every session`);
-  }
-  if (isWord(first, 'SESSION', 'LOCAL')) {
-    name = second?.value;
+  } else if (isWord(first, 'SESSION', 'LOCAL')) {
+    name = second?.value.toUpperCase();
     valueStart = 2;
   } else if (first.kind === 'sysvar') {
-    const match = /^@@(?:(GLOBAL|PERSIST|PERSIST_ONLY|SESSION|LOCAL)\.)?(.*)$/.exec(first.value);
+    const match = /^(?:(GLOBAL|PERSIST|PERSIST_ONLY|SESSION|LOCAL)\.)?(.*)$/.exec(first.value);
     if (match?.[1] && ['GLOBAL', 'PERSIST', 'PERSIST_ONLY'].includes(match[1])) {
       return refuse(`SET @@${match[1]}.… changes the server for every session`);
     }
     name = match?.[2];
     valueStart = 1;
   } else if (first.kind === 'word' || first.kind === 'quoted') {
-    name = first.value;
+    name = first.value.toUpperCase();
     valueStart = 1;
   } else {
     return refuse(`SET ${describe(first)} is not a session variable`);
   }
+  const value = assignedValue(part, valueStart);
   if (name && READ_ONLY_VARIABLES.has(name)) {
-    const value = part.slice(valueStart).filter((token) => !isPunct(token, '=') && !isPunct(token, ':'));
     const only = value.length === 1 ? value[0]! : undefined;
     if (!only || !TRUE_VALUES.has(only.value.toUpperCase())) {
       return refuse(`SET ${name} would make the analysis session writable`);
     }
   }
-  return ALLOW;
+  if (name && LEXER_VARIABLES.has(name)) {
+    const only = value.length === 1 ? value[0]! : undefined;
+    const charset = name !== 'SQL_MODE' && only && (only.kind === 'word' || only.kind === 'string');
+    if (!charset || !SAFE_CHARSETS.has(only!.value.toUpperCase().replace(/_.*$/, ''))) {
+      return refuse(`SET ${name} would change how the server reads the next statements`);
+    }
+  }
+  return refuseRisks(functionRisks(value));
 }
 
 function checkSet(tokens: Token[]): GuardVerdict {
@@ -273,8 +182,16 @@ function checkSet(tokens: Token[]): GuardVerdict {
   if (isWord(first, 'PASSWORD', 'ROLE', 'DEFAULT', 'RESOURCE')) {
     return refuse(`SET ${first!.value} is not allowed on an analysis session`);
   }
-  if (isWord(first, 'NAMES', 'CHARSET') || (isWord(first, 'CHARACTER') && isWord(second, 'SET')))
-    return ALLOW;
+  if (isWord(first, 'NAMES', 'CHARSET') || (isWord(first, 'CHARACTER') && isWord(second, 'SET'))) {
+    const charset = tokens[isWord(first, 'CHARACTER') ? 2 : 1];
+    const name =
+      charset && (charset.kind === 'word' || charset.kind === 'string') ? charset.value.toUpperCase() : '';
+    return SAFE_CHARSETS.has(name)
+      ? ALLOW
+      : refuse(
+          `SET ${first!.value} ${describe(charset)} would change how the server reads the next statements`,
+        );
+  }
   const transactionAt = isWord(first, 'TRANSACTION') ? 0 : isWord(second, 'TRANSACTION') ? 1 : -1;
   if (transactionAt >= 0) {
     if (transactionAt === 1 && !isWord(first, 'SESSION', 'LOCAL')) {
@@ -300,7 +217,7 @@ function checkSet(tokens: Token[]): GuardVerdict {
           const verdict = checkAssignment(part);
           if (!verdict.allowed) return verdict;
         }
-        return checkTokens(tokens.slice(index + 1));
+        return checkTokens(tokens.slice(index + 1), {});
       }
     }
     return refuse('SET STATEMENT without FOR');
@@ -331,7 +248,30 @@ function skipExplainOptions(tokens: Token[], from: number): { start: number; ana
   }
 }
 
-function checkTokens(tokens: Token[]): GuardVerdict {
+function checkExplain(tokens: Token[], options: GuardOptions): GuardVerdict {
+  const { start, analyze } = skipExplainOptions(tokens, 1);
+  const inner = tokens.slice(start);
+  const head = inner[0];
+  if (analyze) return checkReadQuery(inner);
+  if (isPunct(head, '(') || (head?.kind === 'word' && EXPLAINABLE_START.has(head.value))) {
+    // Plain EXPLAIN plans without running, but the optimizer may evaluate constant expressions.
+    return refuseRisks(functionRisks(inner, { allowUnknown: options.allowRoutineCalls === true }));
+  }
+  if (isWord(head, 'FOR') && isWord(inner[1], 'CONNECTION') && inner.length === 3) return ALLOW;
+  // DESCRIBE table [column]: names only.
+  const names = inner.filter((token) => !isPunct(token, '.'));
+  if (
+    names.length >= 1 &&
+    names.length <= 3 &&
+    names.every((token) => token.kind === 'word' || token.kind === 'quoted' || token.kind === 'string') &&
+    !isWord(head, 'INTO', 'FOR')
+  ) {
+    return ALLOW;
+  }
+  return refuse(`EXPLAIN ${describe(head)} is not a statement Sargable explains`);
+}
+
+function checkTokens(tokens: Token[], options: GuardOptions): GuardVerdict {
   const first = tokens[0];
   if (!first) return ALLOW;
   if (isPunct(first, '(')) return checkReadQuery(tokens);
@@ -343,15 +283,15 @@ function checkTokens(tokens: Token[]): GuardVerdict {
     case 'VALUES':
       return checkReadQuery(tokens);
     case 'SHOW':
+      return refuseRisks(functionRisks(tokens));
     case 'USE':
-      return ALLOW;
+      return tokens.length === 2 && (tokens[1]!.kind === 'word' || tokens[1]!.kind === 'quoted')
+        ? ALLOW
+        : refuse('USE takes one database name');
     case 'DESCRIBE':
     case 'DESC':
-    case 'EXPLAIN': {
-      const { start, analyze } = skipExplainOptions(tokens, 1);
-      // EXPLAIN only plans a statement; EXPLAIN ANALYZE runs it.
-      return analyze ? checkReadQuery(tokens.slice(start)) : ALLOW;
-    }
+    case 'EXPLAIN':
+      return checkExplain(tokens, options);
     case 'ANALYZE': {
       if (isWord(tokens[1], 'TABLE', 'NO_WRITE_TO_BINLOG', 'LOCAL')) {
         return refuse('ANALYZE TABLE updates index statistics');
@@ -368,17 +308,39 @@ function checkTokens(tokens: Token[]): GuardVerdict {
         ? ALLOW
         : refuse('only START TRANSACTION READ ONLY is allowed on an analysis session');
     case 'ROLLBACK':
-      return ALLOW;
+      return tokens.length === 1 ? ALLOW : refuse('only a plain ROLLBACK is allowed on an analysis session');
     default:
       return refuse(`${first.value} is not a read-only statement`);
   }
 }
 
+function describeContext(context: LexicalContext): string {
+  const modes = [
+    context.ansiQuotes ? 'ANSI_QUOTES' : '',
+    context.noBackslashEscapes ? 'NO_BACKSLASH_ESCAPES' : '',
+  ]
+    .filter(Boolean)
+    .join(',');
+  return `${context.flavor === 'mariadb' ? 'MariaDB' : 'MySQL'}${modes ? ` with sql_mode ${modes}` : ''}`;
+}
+
 /** Decide whether `sql` may run on a read-only analysis session (see the design note). */
-export function checkReadOnlyStatement(sql: string): GuardVerdict {
-  const lexed = tokenize(sql);
-  if (!Array.isArray(lexed)) return refuse(`the statement could not be read safely (${lexed.error})`);
-  let tokens = lexed;
+export function checkReadOnlyStatement(sql: string, options: GuardOptions = {}): GuardVerdict {
+  const contexts = lexicalContexts(options.context ?? {});
+  for (const [index, context] of contexts.entries()) {
+    const verdict = checkInContext(sql, context, options);
+    if (!verdict.allowed) {
+      // Name the reading only when it is what makes the difference.
+      return index === 0 ? verdict : refuse(`${verdict.reason} when read as ${describeContext(context)}`);
+    }
+  }
+  return ALLOW;
+}
+
+function checkInContext(sql: string, context: LexicalContext, options: GuardOptions): GuardVerdict {
+  const lexed = lexSql(sql, context);
+  if (!lexed.ok) return refuse(`the statement could not be read safely (${lexed.error})`);
+  let tokens = lexed.tokens;
   const semicolon = tokens.findIndex((token) => isPunct(token, ';'));
   if (semicolon >= 0) {
     if (tokens.slice(semicolon).some((token) => !isPunct(token, ';'))) {
@@ -386,16 +348,46 @@ export function checkReadOnlyStatement(sql: string): GuardVerdict {
     }
     tokens = tokens.slice(0, semicolon);
   }
-  return checkTokens(tokens);
+  return checkTokens(tokens, options);
 }
 
 /** Throw an AdvisorError when `sql` may not run on a read-only analysis session. */
-export function assertReadOnlyStatement(sql: string): void {
-  const verdict = checkReadOnlyStatement(sql);
+export function assertReadOnlyStatement(sql: string, options: GuardOptions = {}): void {
+  const verdict = checkReadOnlyStatement(sql, options);
   if (verdict.allowed) return;
   throw new AdvisorError('UNSUPPORTED', `Refused on a read-only analysis session: ${verdict.reason}.`, {
-    hint: 'Analysis sessions only read. Writes (apply DDL, what-if index, kill, slow-log window) are separate actions with a confirmation.',
+    hint: 'Analysis sessions only read. Writes (apply DDL, what-if index, kill, slow-log window) are separate actions with a confirmation; functions that may be stored routines are not run for you.',
   });
+}
+
+/** Where a caller attaches {@link GuardOptions} to one statement (a symbol: no JSON input can carry it). */
+export const GUARD_OPTIONS: unique symbol = Symbol('sargable.guardOptions');
+
+/** A mysql2 query argument that carries guard options for this statement only. */
+export function withGuardOptions(
+  sql: string,
+  options: GuardOptions,
+): { sql: string; [GUARD_OPTIONS]: GuardOptions } {
+  return { sql, [GUARD_OPTIONS]: options };
+}
+
+/** The guard options a query argument carries, if any. */
+export function guardOptionsOf(argument: unknown): GuardOptions {
+  if (argument && typeof argument === 'object' && GUARD_OPTIONS in argument) {
+    return (argument as { [GUARD_OPTIONS]: GuardOptions })[GUARD_OPTIONS];
+  }
+  return {};
+}
+
+/** Lexical context of driver connections, recorded when a read-only session opens (see connection.ts). */
+const sessionContexts = new WeakMap<object, Partial<LexicalContext>>();
+
+export function setSessionLexicalContext(connection: object, context: Partial<LexicalContext>): void {
+  sessionContexts.set(connection, context);
+}
+
+export function sessionLexicalContextOf(connection: object | undefined): Partial<LexicalContext> {
+  return (connection && sessionContexts.get(connection)) ?? {};
 }
 
 /** The SQL text of a mysql2 `query`/`execute` argument (a string or `{ sql }`). */

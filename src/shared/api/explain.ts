@@ -14,6 +14,11 @@ export const explainRequestSchema = z.object({
   /** Executes the statement: the UI asks for confirmation first. */
   analyze: z.boolean().optional(),
   timeoutMs: z.number().int().positive().max(600_000).optional(),
+  /**
+   * The user chose to plan a statement that calls functions that may be stored routines (the
+   * optimizer can run them while planning, with the connection's privileges). Never applies to ANALYZE.
+   */
+  allowRoutineCalls: z.boolean().optional(),
 });
 export type ExplainRequest = z.input<typeof explainRequestSchema>;
 

@@ -20,8 +20,6 @@ const allowed = [
   "SELECT * FROM t WHERE name = 'it''s FOR UPDATE'",
   'SELECT `for`, `update` FROM t',
   'SELECT * FROM t /*+ MAX_EXECUTION_TIME(1000) */',
-  'SELECT @x := 1',
-  'SELECT SLEEP(0)',
   'SHOW GRANTS',
   "SHOW SESSION STATUS LIKE 'Ssl_cipher'",
   'SHOW ENGINE INNODB STATUS',
@@ -43,7 +41,6 @@ const allowed = [
   'SET SESSION max_execution_time = 1000',
   'SET SESSION max_execution_time = DEFAULT',
   'SET max_statement_time = 1',
-  '/*!40101 SET NAMES utf8mb4 */',
   'SET NAMES utf8mb4',
   'SET CHARACTER SET utf8mb4',
   '/* sargable:capture */ SET @@SESSION.long_query_time = 0',
@@ -129,6 +126,27 @@ const refused = [
   'SHUTDOWN',
   'PURGE BINARY LOGS BEFORE NOW()',
   'OPTIMIZE TABLE t',
+  // Functions and assignments that do more than read (issue #20).
+  'SELECT @x := 1',
+  'SELECT SLEEP(0)',
+  'SELECT BENCHMARK(10, 1)',
+  "SELECT LOAD_FILE('/etc/passwd')",
+  'SELECT * FROM t WHERE id = shop.f(1)',
+  'SELECT my_udf(1)',
+  'SELECT `CONCAT`(1)',
+  'SELECT count (*) FROM t',
+  "SELECT 1 INTO @x",
+  "SET @x = SLEEP(1)",
+  "SHOW TABLES WHERE GET_LOCK('a', 0)",
+  "SET SESSION sql_mode = 'ANSI_QUOTES'",
+  "SET @@sql_mode = ''",
+  'SET NAMES gbk',
+  'SET character_set_client = sjis',
+  'EXPLAIN SELECT * FROM t WHERE id = (SELECT SLEEP(120))',
+  'EXPLAIN SELECT * FROM t WHERE id = f()',
+  'EXPLAIN ANALYZE SELECT f() FROM t',
+  'EXPLAIN FORMAT=JSON INTO @x SELECT 1',
+  'USE a b',
 ];
 
 describe('statement guard', () => {
@@ -151,5 +169,48 @@ describe('statement guard', () => {
       }),
     );
     expect(() => assertReadOnlyStatement('SELECT 1')).not.toThrow();
+  });
+});
+
+describe('statement guard: lexical context', () => {
+  const mysql80 = { flavor: 'mysql', version: 80033 } as const;
+  const maria1011 = { flavor: 'mariadb', version: 101119 } as const;
+
+  it('reads versioned executable comments with the server version and refuses them when it is unknown', () => {
+    expect(checkReadOnlyStatement('/*!40101 SET NAMES utf8mb4 */', { context: mysql80 }).allowed).toBe(true);
+    expect(checkReadOnlyStatement('/*!40101 SET NAMES utf8mb4 */').allowed).toBe(false);
+    // MySQL skips /*M! … */ but MariaDB runs it: refused unless the flavor is known to be MySQL.
+    expect(checkReadOnlyStatement('SELECT 1 /*M! INTO @x */', { context: mysql80 }).allowed).toBe(true);
+    expect(checkReadOnlyStatement('SELECT 1 /*M! INTO @x */', { context: maria1011 }).allowed).toBe(false);
+    expect(checkReadOnlyStatement('SELECT 1 /*M! INTO @x */').allowed).toBe(false);
+    // A version above the server's is a comment; MariaDB skips MySQL 5.7+ versions.
+    expect(checkReadOnlyStatement('SELECT 1 /*!80034 INTO @x */', { context: mysql80 }).allowed).toBe(true);
+    expect(checkReadOnlyStatement('SELECT 1 /*!80033 INTO @x */', { context: mysql80 }).allowed).toBe(false);
+    expect(checkReadOnlyStatement('SELECT 1 /*!80033 INTO @x */', { context: maria1011 }).allowed).toBe(true);
+    expect(checkReadOnlyStatement('SELECT 1 /*!101100 INTO @x */', { context: maria1011 }).allowed).toBe(false);
+  });
+
+  it('allows plain EXPLAIN of a possible stored function only when the caller says so', () => {
+    const sql = 'EXPLAIN SELECT * FROM t WHERE id = f()';
+    expect(checkReadOnlyStatement(sql, { allowRoutineCalls: true }).allowed).toBe(true);
+    expect(checkReadOnlyStatement('EXPLAIN SELECT SLEEP(1)', { allowRoutineCalls: true }).allowed).toBe(false);
+    expect(checkReadOnlyStatement('EXPLAIN ANALYZE SELECT f()', { allowRoutineCalls: true }).allowed).toBe(
+      false,
+    );
+  });
+
+  it.each([
+    ["SELECT 1 --\u0001' \n INTO OUTFILE '/tmp/x' -- '", 'a control character after --'],
+    ["SELECT 1 --\u007f' \n INTO OUTFILE '/tmp/x' -- '", 'DEL after --'],
+    ['SELECT 1 INTO/**/OUTFILE "/tmp/x"', 'a comment between INTO and OUTFILE'],
+    ["SELECT `GET_LOCK`('a', 0)", 'a backticked GET_LOCK'],
+    ['SELECT "GET_LOCK"(\'a\', 0)', 'a double-quoted GET_LOCK under ANSI_QUOTES'],
+    ["SELECT 'a\\' INTO OUTFILE '/tmp/x' -- '", 'a backslash quote under NO_BACKSLASH_ESCAPES'],
+    ["SELECT \"a\\\" INTO OUTFILE '/tmp/x' -- \"", 'a backslash in a double-quoted string'],
+    ["SELECT 1 /*!99999 ' */ INTO OUTFILE '/tmp/x' /*!99999 ' */", 'a quote in a skipped executable comment'],
+    ['SELECT 1 /*! INTO @x */', 'an unversioned executable comment'],
+  ])('refuses %j (%s) in every reading', (sql) => {
+    expect(checkReadOnlyStatement(sql).allowed).toBe(false);
+    expect(checkReadOnlyStatement(sql, { context: mysql80 }).allowed).toBe(false);
   });
 });
