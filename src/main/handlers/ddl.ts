@@ -1,7 +1,8 @@
 // Handlers for Apply DDL (see src/shared/api/ddl.ts).
 
-import type { ResultSetHeader } from 'mysql2/promise';
-import { checkApplicableDdl } from '../../core/ddl/apply-guard.js';
+import type { Connection, ResultSetHeader, RowDataPacket } from 'mysql2/promise';
+import { analyzeApplicableDdl, type DdlAnalysis } from '../../core/ddl/apply-guard.js';
+import { versionNumber } from '../../core/sql/lexer.js';
 import type { AppliedStatement, DdlApi } from '../../shared/api/ddl.js';
 import { AdvisorError } from '../../shared/errors.js';
 import type { Services } from '../handlers.js';
@@ -12,31 +13,38 @@ import { loggedWrite } from '../services/write-log.js';
 export function createDdlHandlers({ connections, workspaces }: Services): DdlApi {
   return {
     async 'ddl.apply'(request) {
-      const { target } = connections.get(request.connectionId);
+      const { target, server } = connections.get(request.connectionId);
+      // Read every statement as this server would, under any sql_mode (the write session's may differ).
+      const context = {
+        flavor: server.flavor === 'mariadb' ? ('mariadb' as const) : ('mysql' as const),
+        version: versionNumber(server.version),
+      };
       // Every check runs before a write connection is opened.
       if (request.consent !== true) {
         throw new AdvisorError('CONSENT_REQUIRED', 'Applying DDL needs explicit consent.', {
           hint: 'Apply DDL runs only after the confirmation that shows the exact SQL (consent: true in the API). Nothing was sent to the server.',
         });
       }
-      const statements = request.statements.map((statement, index) => {
-        const check = checkApplicableDdl(statement);
+      const checked = request.statements.map((statement, index) => {
+        const check = analyzeApplicableDdl(statement, context);
         if (!check.ok) {
           throw new AdvisorError(
             'INVALID_INPUT',
             `Statement ${index + 1} cannot be applied: ${check.reason}.`,
             {
-              hint: 'Apply DDL runs only CREATE INDEX and ALTER TABLE … ADD INDEX / ADD generated COLUMN, one statement per entry. Nothing was sent to the server.',
+              hint: 'Apply DDL runs only the changes the advisor proposes: CREATE INDEX and ALTER TABLE … ADD/DROP INDEX, ALTER INDEX … VISIBLE/INVISIBLE, ADD/DROP of a generated COLUMN, ALGORITHM/LOCK; one statement per entry. Nothing was sent to the server.',
             },
           );
         }
-        return check.sql;
+        return check;
       });
+      const statements = checked.map((check) => check.sql);
       assertProductionConfirmed(target, request.productionConfirmation, 'Applying DDL');
       const where = { host: target.host, port: target.port, user: target.user };
       return loggedWrite(workspaces, target, { action: 'apply-ddl', sql: statements }, () =>
         // Its own connection, never the guarded read-only analysis session.
         connections.withWriteConnection(request.connectionId, async (connection) => {
+          await assertDropsGeneratedColumns(connection, checked);
           const applied: AppliedStatement[] = [];
           for (const [index, sql] of statements.entries()) {
             const started = performance.now();
@@ -66,4 +74,33 @@ export function createDdlHandlers({ connections, workspaces }: Services): DdlApi
       );
     },
   };
+}
+
+/**
+ * DROP COLUMN is accepted only for generated columns (the rollback of an advisor suggestion): the
+ * server says which columns are generated, before anything runs.
+ */
+async function assertDropsGeneratedColumns(connection: Connection, checked: DdlAnalysis[]): Promise<void> {
+  for (const [index, check] of checked.entries()) {
+    if (!check.ok) continue;
+    for (const change of check.changes) {
+      if (change.kind !== 'drop-column') continue;
+      const [rows] = await connection.query<RowDataPacket[]>(
+        'SELECT EXTRA AS extra, GENERATION_EXPRESSION AS expression FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = COALESCE(?, DATABASE()) AND TABLE_NAME = ? AND COLUMN_NAME = ?',
+        [check.target.schema, check.target.table, change.name],
+      );
+      const row = rows[0];
+      const generated =
+        row !== undefined &&
+        (/GENERATED|VIRTUAL|STORED|PERSISTENT/i.test(String(row.extra ?? '')) ||
+          String(row.expression ?? '') !== '');
+      if (row !== undefined && !generated) {
+        throw new AdvisorError(
+          'INVALID_INPUT',
+          `Statement ${index + 1} cannot be applied: ${change.name} is not a generated column, and Apply DDL only drops generated columns (the advisor's own).`,
+          { hint: 'Drop regular columns with your own tools. Nothing was sent to the server.' },
+        );
+      }
+    }
+  }
 }

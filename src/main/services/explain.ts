@@ -31,7 +31,7 @@ import { AdvisorError } from '../../shared/errors.js';
 import { connect, queryKiller, type ConnectionTarget, type QueryKiller } from './connection.js';
 import { mapMysqlError } from './mysql-errors.js';
 import { checkReadOnlyStatement, withGuardOptions } from './statement-guard.js';
-import { checkApplicableDdl } from '../../core/ddl/apply-guard.js';
+import { analyzeApplicableDdl } from '../../core/ddl/apply-guard.js';
 
 export type ExplainFormat = 'traditional' | 'json' | 'tree';
 
@@ -411,7 +411,9 @@ export async function verifyWhatIf(
       },
     );
   }
+  assertWhatIfDdl(server, request);
   const method = server.capabilities.invisibleIndexes ? 'invisible-index' : 'sandbox';
+  const killQuery = queryKiller({ ...target, database: request.database });
   const connection = await connect({ ...target, database: request.database }, { readOnly: false });
   const created = { indexes: [] as string[], columns: [] as string[] };
   let autoIncrement: number | null = null;
@@ -421,6 +423,7 @@ export async function verifyWhatIf(
     const beforeShape = await tableShape(connection, request.database, request.table);
     const before = await explainStatement(connection, server, request.beforeSql, {
       database: request.database,
+      killQuery,
     });
     try {
       for (const statement of request.ddl) {
@@ -438,6 +441,7 @@ export async function verifyWhatIf(
       await connection.query("SET SESSION optimizer_switch = 'use_invisible_indexes=on'");
     const after = await explainStatement(connection, server, request.afterSql, {
       database: request.database,
+      killQuery,
     });
     const comparison = comparePlans(before.plan, after.plan, { threshold: request.threshold ?? 0.5 });
     const record = verificationRecord(
@@ -472,6 +476,39 @@ export async function verifyWhatIf(
       await connection.end().catch(() => undefined);
     }
   }
+}
+
+/**
+ * What-if builds only what the advisor proposes, on the request's table: index additions and
+ * generated columns (ALGORITHM/LOCK allowed), read with the same lexer as Apply DDL. Anything else
+ * (a DROP, another table, partitioning …) is refused before a connection is opened.
+ */
+export function assertWhatIfDdl(
+  server: ServerInfo,
+  request: Pick<WhatIfRequest, 'ddl' | 'table' | 'database'>,
+): void {
+  const context = {
+    flavor: server.flavor === 'mariadb' ? ('mariadb' as const) : ('mysql' as const),
+    version: versionNumber(server.version),
+  };
+  request.ddl.forEach((statement, index) => {
+    const analysis = analyzeApplicableDdl(statement, context);
+    const problem = !analysis.ok
+      ? analysis.reason
+      : analysis.target.table.toLowerCase() !== request.table.toLowerCase() ||
+          (analysis.target.schema !== null && analysis.target.schema !== request.database)
+        ? `it changes ${analysis.table}, not the table being verified (${request.table})`
+        : analysis.changes
+            .filter(
+              (change) => !['add-index', 'add-generated-column', 'algorithm', 'lock'].includes(change.kind),
+            )
+            .map((change) => `${change.kind.replace(/-/g, ' ')} is not something what-if builds`)[0];
+    if (problem) {
+      throw new AdvisorError('INVALID_INPUT', `What-if statement ${index + 1} refused: ${problem}.`, {
+        hint: 'What-if only builds the index or generated column the advisor suggested (ALTER TABLE … ADD INDEX / ADD generated COLUMN on the analysed table, or CREATE INDEX). Nothing was sent to the server.',
+      });
+    }
+  });
 }
 
 /** The table's next AUTO_INCREMENT value as SHOW CREATE TABLE prints it (information_schema may be cached). */

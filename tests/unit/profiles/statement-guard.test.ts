@@ -135,8 +135,8 @@ const refused = [
   'SELECT my_udf(1)',
   'SELECT `CONCAT`(1)',
   'SELECT count (*) FROM t',
-  "SELECT 1 INTO @x",
-  "SET @x = SLEEP(1)",
+  'SELECT 1 INTO @x',
+  'SET @x = SLEEP(1)',
   "SHOW TABLES WHERE GET_LOCK('a', 0)",
   "SET SESSION sql_mode = 'ANSI_QUOTES'",
   "SET @@sql_mode = ''",
@@ -187,13 +187,17 @@ describe('statement guard: lexical context', () => {
     expect(checkReadOnlyStatement('SELECT 1 /*!80034 INTO @x */', { context: mysql80 }).allowed).toBe(true);
     expect(checkReadOnlyStatement('SELECT 1 /*!80033 INTO @x */', { context: mysql80 }).allowed).toBe(false);
     expect(checkReadOnlyStatement('SELECT 1 /*!80033 INTO @x */', { context: maria1011 }).allowed).toBe(true);
-    expect(checkReadOnlyStatement('SELECT 1 /*!101100 INTO @x */', { context: maria1011 }).allowed).toBe(false);
+    expect(checkReadOnlyStatement('SELECT 1 /*!101100 INTO @x */', { context: maria1011 }).allowed).toBe(
+      false,
+    );
   });
 
   it('allows plain EXPLAIN of a possible stored function only when the caller says so', () => {
     const sql = 'EXPLAIN SELECT * FROM t WHERE id = f()';
     expect(checkReadOnlyStatement(sql, { allowRoutineCalls: true }).allowed).toBe(true);
-    expect(checkReadOnlyStatement('EXPLAIN SELECT SLEEP(1)', { allowRoutineCalls: true }).allowed).toBe(false);
+    expect(checkReadOnlyStatement('EXPLAIN SELECT SLEEP(1)', { allowRoutineCalls: true }).allowed).toBe(
+      false,
+    );
     expect(checkReadOnlyStatement('EXPLAIN ANALYZE SELECT f()', { allowRoutineCalls: true }).allowed).toBe(
       false,
     );
@@ -206,7 +210,7 @@ describe('statement guard: lexical context', () => {
     ["SELECT `GET_LOCK`('a', 0)", 'a backticked GET_LOCK'],
     ['SELECT "GET_LOCK"(\'a\', 0)', 'a double-quoted GET_LOCK under ANSI_QUOTES'],
     ["SELECT 'a\\' INTO OUTFILE '/tmp/x' -- '", 'a backslash quote under NO_BACKSLASH_ESCAPES'],
-    ["SELECT \"a\\\" INTO OUTFILE '/tmp/x' -- \"", 'a backslash in a double-quoted string'],
+    ['SELECT "a\\" INTO OUTFILE \'/tmp/x\' -- "', 'a backslash in a double-quoted string'],
     ["SELECT 1 /*!99999 ' */ INTO OUTFILE '/tmp/x' /*!99999 ' */", 'a quote in a skipped executable comment'],
     ['SELECT 1 /*! INTO @x */', 'an unversioned executable comment'],
   ])('refuses %j (%s) in every reading', (sql) => {
