@@ -269,8 +269,9 @@ async function runExplain(
           ? 'EXPLAIN'
           : 'EXPLAIN FORMAT=TRADITIONAL';
   // MariaDB bounds any statement itself; MySQL's max_execution_time covers SELECT only, not EXPLAIN.
+  // The server's limit is a second wall: a little later than the watchdog, which says why it stopped.
   const statement = server.capabilities.maxStatementTime
-    ? `SET STATEMENT max_statement_time=${(bound.timeoutMs / 1000).toFixed(3)} FOR ${prefix} ${sql}`
+    ? `SET STATEMENT max_statement_time=${(bound.timeoutMs / 1000 + 1).toFixed(3)} FOR ${prefix} ${sql}`
     : `${prefix} ${sql}`;
   const rows = await boundedQuery<RowDataPacket[]>(connection, withGuardOptions(statement, guard), bound);
   if (format === 'traditional') return rows.map((row) => ({ ...row }));

@@ -32,6 +32,8 @@ import { containsLockingClause } from '../../core/locks/locking-clause.js';
 import { buildBlockingForest } from '../../core/locks/tree.js';
 import type { LockCount, LockInfo, MetadataHolder, MetadataWait, TxnInfo } from '../../core/locks/types.js';
 import { AdvisorError } from '../../shared/errors.js';
+import { boundedQuery, DEFAULT_EXPLAIN_TIMEOUT_MS } from './explain.js';
+import { checkReadOnlyStatement } from './statement-guard.js';
 import type {
   LockProblem,
   LockSnapshot,
@@ -632,8 +634,22 @@ export async function explainLockFootprint(
   sql: string,
   schema: string | null,
 ): Promise<LockFootprintWarning | null> {
+  // SQL captured from another session is hostile input: never EXPLAINed when the optimizer could
+  // run a function with our privileges (stored routines, SLEEP, locks …). The user sees why.
+  const verdict = checkReadOnlyStatement(`EXPLAIN ${sql}`, {
+    context: { flavor: server.flavor === 'mariadb' ? 'mariadb' : 'mysql' },
+  });
+  if (!verdict.allowed) {
+    throw new AdvisorError('CONSENT_REQUIRED', `Not explained automatically: ${verdict.reason}.`, {
+      hint: 'The statement comes from another session. EXPLAIN can run the functions it calls with your privileges; explain it yourself in the Plan panel if you trust them.',
+    });
+  }
   if (schema) await conn.query(`USE \`${schema.replace(/`/g, '``')}\``);
-  const plan = await rows(conn, `EXPLAIN ${sql}`);
+  const timeoutMs = DEFAULT_EXPLAIN_TIMEOUT_MS;
+  const statement = server.capabilities.maxStatementTime
+    ? `SET STATEMENT max_statement_time=${(timeoutMs / 1000 + 1).toFixed(3)} FOR EXPLAIN ${sql}`
+    : `EXPLAIN ${sql}`;
+  const plan = await boundedQuery<Row[]>(conn, statement, { timeoutMs });
   return assessLockFootprint(sql, server, {
     explain: plan.map((row) => ({
       table: str(row.table),
@@ -841,10 +857,15 @@ export async function pollLocks(
           footprints.set(sql, await explainLockFootprint(conn, server, sql, waiting.database));
         } catch (error) {
           footprints.set(sql, null);
+          const refused = error instanceof AdvisorError && error.code === 'CONSENT_REQUIRED';
           problems.push({
             area: 'explain',
-            message: `EXPLAIN of a waiting statement failed: ${(error as Error).message}`,
-            fix: 'Grant SELECT on the tables it reads.',
+            message: refused
+              ? error.userMessage
+              : `EXPLAIN of a waiting statement failed: ${(error as Error).message}`,
+            fix: refused
+              ? (error.details.hint ?? 'Explain it yourself if you trust the functions it calls.')
+              : 'Grant SELECT on the tables it reads.',
           });
         }
       }

@@ -177,7 +177,7 @@ function checkAssignment(part: Token[]): GuardVerdict {
   return refuseRisks(functionRisks(value));
 }
 
-function checkSet(tokens: Token[]): GuardVerdict {
+function checkSet(tokens: Token[], options: GuardOptions): GuardVerdict {
   const [first, second] = tokens;
   if (isWord(first, 'PASSWORD', 'ROLE', 'DEFAULT', 'RESOURCE')) {
     return refuse(`SET ${first!.value} is not allowed on an analysis session`);
@@ -217,7 +217,7 @@ function checkSet(tokens: Token[]): GuardVerdict {
           const verdict = checkAssignment(part);
           if (!verdict.allowed) return verdict;
         }
-        return checkTokens(tokens.slice(index + 1), {});
+        return checkTokens(tokens.slice(index + 1), options);
       }
     }
     return refuse('SET STATEMENT without FOR');
@@ -301,7 +301,7 @@ function checkTokens(tokens: Token[], options: GuardOptions): GuardVerdict {
       return checkReadQuery(tokens.slice(start));
     }
     case 'SET':
-      return checkSet(tokens.slice(1));
+      return checkSet(tokens.slice(1), options);
     case 'START':
       if (!isWord(tokens[1], 'TRANSACTION')) return refuse(`START ${describe(tokens[1])} is not allowed`);
       return readsOnly(tokens.slice(2))
