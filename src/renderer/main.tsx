@@ -5,11 +5,11 @@ import { createApi } from './api-client.js';
 import { App } from './components/app.js';
 import './styles.css';
 
-const { api } = createApi();
+const { api, listen } = createApi();
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element.');
 createRoot(root).render(
   <StrictMode>
-    <App api={api} />
+    <App api={api} listen={listen} />
   </StrictMode>,
 );

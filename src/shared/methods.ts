@@ -43,3 +43,7 @@ export const apiMethods = [
   'ddl.apply',
 ] as const;
 export type ApiMethod = (typeof apiMethods)[number];
+
+/** Event channels (see shared/events.ts), listed here too so the preload can allow-list them cheaply. */
+export const apiEvents = ['job.events'] as const;
+export type ApiEvent = (typeof apiEvents)[number];

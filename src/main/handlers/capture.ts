@@ -15,7 +15,8 @@ import { loggedWrite } from '../services/write-log.js';
 /** The capture handlers; `services.capture` keeps snapshots and jobs (one is created when absent). */
 export function createCaptureHandlers(services: Services): CaptureApi {
   const { connections } = services;
-  const capture = services.capture ?? new CaptureService();
+  // Shared with the event channels (main/events.ts), which watch the same jobs.
+  const capture = (services.capture ??= new CaptureService());
   return {
     async 'capture.snapshot'(request) {
       const { connection, server } = connections.get(request.connectionId);

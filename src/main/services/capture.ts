@@ -323,7 +323,13 @@ interface JobEntry {
   controller: AbortController;
   started: number;
   finished: Promise<void>;
+  /** Watchers (`watchJob`): called on progress, and with `final` once the job has ended. */
+  watchers: Set<(final: boolean) => void>;
 }
+
+/** A watcher gets progress at most this often; a running job reports at least every second (its clock). */
+const WATCH_MIN_MS = 100;
+const WATCH_HEARTBEAT_MS = 1000;
 
 const MAX_SNAPSHOTS = 32;
 const MAX_FINISHED_JOBS = 32;
@@ -370,9 +376,16 @@ export class CaptureService {
     const controller = new AbortController();
     const started = Date.now();
     const status: JobStatus = { jobId, kind, state: 'running', progress: { elapsedMs: 0 } };
-    const entry: JobEntry = { status, controller, started, finished: Promise.resolve() };
+    const entry: JobEntry = {
+      status,
+      controller,
+      started,
+      finished: Promise.resolve(),
+      watchers: new Set(),
+    };
     entry.finished = run(controller.signal, (progress) => {
       status.progress = { ...progress, elapsedMs: Date.now() - started };
+      for (const watcher of [...entry.watchers]) watcher(false);
     }).then(
       (result) => {
         // A job that finishes after a cancel (a window ended early) still has its result.
@@ -390,6 +403,7 @@ export class CaptureService {
     );
     void entry.finished.then(() => {
       status.progress = { ...status.progress, elapsedMs: Date.now() - started };
+      for (const watcher of [...entry.watchers]) watcher(true);
       this.prune();
     });
     this.jobs.set(jobId, entry);
@@ -404,6 +418,53 @@ export class CaptureService {
     return status.state === 'running'
       ? { ...status, progress: { ...status.progress, elapsedMs: Date.now() - entry.started } }
       : { ...status };
+  }
+
+  /**
+   * The job's status as events (the `job.events` channel): now, on progress (at most every 100 ms,
+   * and at least every second while it runs), and last its final status with the result. Resolves
+   * after the final status, or when `signal` aborts (the job itself goes on). NOT_FOUND for an
+   * unknown job.
+   */
+  watchJob(jobId: string, emit: (status: JobStatus) => void, signal?: AbortSignal): Promise<void> {
+    const entry = this.jobs.get(jobId);
+    if (!entry) throw new AdvisorError('NOT_FOUND', 'No such job (finished jobs are kept for a while only).');
+    emit(this.jobStatus(jobId));
+    if (entry.status.state !== 'running' || signal?.aborted) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      let last = Date.now();
+      let trailing: ReturnType<typeof setTimeout> | undefined;
+      const snapshot = (): JobStatus =>
+        entry.status.state === 'running'
+          ? { ...entry.status, progress: { ...entry.status.progress, elapsedMs: Date.now() - entry.started } }
+          : { ...entry.status };
+      const send = () => {
+        clearTimeout(trailing);
+        trailing = undefined;
+        last = Date.now();
+        emit(snapshot());
+      };
+      const heartbeat = setInterval(() => {
+        if (Date.now() - last >= WATCH_HEARTBEAT_MS) send();
+      }, WATCH_HEARTBEAT_MS);
+      const stop = () => {
+        clearInterval(heartbeat);
+        clearTimeout(trailing);
+        entry.watchers.delete(watcher);
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      const watcher = (final: boolean) => {
+        if (final) {
+          emit({ ...entry.status });
+          stop();
+        } else if (Date.now() - last >= WATCH_MIN_MS) send();
+        else trailing ??= setTimeout(send, WATCH_MIN_MS - (Date.now() - last));
+      };
+      const onAbort = () => stop();
+      entry.watchers.add(watcher);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
   }
 
   /** Aborts a job and waits until it has cleaned up (a slow-log window restores settings first). */

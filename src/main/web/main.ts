@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createServices } from '../services/index.js';
 import { createHandlers } from '../handlers.js';
+import { createEventHandlers } from '../events.js';
 import { isLoopback, startWebServer } from './server.js';
 
 interface WebFlags {
@@ -51,9 +52,11 @@ async function main(): Promise<void> {
   }
   const services = createServices('web');
   const handlers = createHandlers(services);
+  const events = createEventHandlers(services);
   const staticDir = path.join(__dirname, '..', 'renderer');
   const server = await startWebServer({
     handlers,
+    events,
     staticDir,
     port: flags.port,
     host: flags.host,

@@ -18,10 +18,14 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import type { AdvisorApi } from '../../shared/api.js';
 import { dispatch } from '../dispatch.js';
+import type { EventHandlers } from '../../shared/events.js';
+import { streamEvents } from './events.js';
 import { RENDERER_CSP_HEADER } from '../../shared/csp.js';
 
 export interface WebServerOptions {
   handlers: AdvisorApi;
+  /** Event channels (shared/events.ts), streamed on POST /events/<channel>; without them /events/ is 404. */
+  events?: EventHandlers;
   /** Built renderer (index.html + assets). */
   staticDir: string;
   port?: number;
@@ -192,7 +196,8 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
       return sendJson(response, 400, 'INVALID_INPUT', 'The request URL is malformed.');
     }
 
-    if (pathname.startsWith('/rpc/')) {
+    const isEvents = pathname.startsWith('/events/') && options.events !== undefined;
+    if (pathname.startsWith('/rpc/') || isEvents) {
       if (request.method !== 'POST') return sendJson(response, 405, 'INVALID_INPUT', 'Use POST.');
       if (!tokenMatches(headerValue(request.headers['x-sargable-token'])) && !hasSession(request)) {
         drain(request);
@@ -203,7 +208,6 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
           'No session: open the link that "npm run web" printed (or opened) in this browser.',
         );
       }
-      const method = pathname.slice('/rpc/'.length);
       const body = await readBody(request, maxBody);
       let parsed: unknown;
       try {
@@ -211,7 +215,9 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
       } catch {
         return sendJson(response, 400, 'INVALID_INPUT', 'Request body is not JSON.');
       }
-      const reply = await dispatch(options.handlers, method, parsed);
+      if (isEvents && options.events)
+        return streamEvents(options.events, pathname.slice('/events/'.length), parsed, request, response);
+      const reply = await dispatch(options.handlers, pathname.slice('/rpc/'.length), parsed);
       return send(response, 200, 'application/json', JSON.stringify(reply));
     }
 

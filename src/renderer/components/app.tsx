@@ -7,6 +7,7 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { AdvisorApi } from '../../shared/api.js';
+import type { Listen } from '../../shared/events.js';
 import { shortcutLabel, usePrefersDark } from '../platform.js';
 import { useLinkStatus } from '../link-status.js';
 import { initialSession, liveSession, profileId } from '../session.js';
@@ -43,7 +44,7 @@ SELECT AVG(price) FROM products WHERE MONTH(create_time)=10;
 `;
 
 /** The whole UI. */
-export function App({ api }: { api: AdvisorApi }) {
+export function App({ api, listen }: { api: AdvisorApi; listen: Listen }) {
   const dark = usePrefersDark();
   const keys = useMemo<ShortcutKeys>(
     () => ({
@@ -59,11 +60,12 @@ export function App({ api }: { api: AdvisorApi }) {
   const wb = useMemo<Workbench>(
     () => ({
       api,
+      listen,
       store: createStore(workbenchReducer, initialWorkbench()),
       editor: () => editor.current,
       analyzing: false,
     }),
-    [api],
+    [api, listen],
   );
   const state = useStore(wb.store);
   const { dispatch } = wb.store;

@@ -1,6 +1,8 @@
 // The Modes panel: the server's sql_mode (GLOBAL vs SESSION, risks, variable defaults) and the upgrade view.
 import { useEffect, useRef, useState } from 'react';
 import type { AdvisorApi } from '../../shared/api.js';
+import type { Listen } from '../../shared/events.js';
+import { useJobEvents } from '../state/job.js';
 import type {
   CapturedClass,
   ModeScope,
@@ -44,6 +46,8 @@ const sourceLabels: Record<UpgradeSource, string> = {
 /** Props of {@link ModesPanel}. */
 export interface ModesPanelProps {
   api: AdvisorApi;
+  /** Job progress events (a slow-log file is digested as a job). */
+  listen: Listen;
   connectionId: string | null;
   /** The editor tab's text (the statements the upgrade view checks). */
   getSql(): string;
@@ -51,7 +55,8 @@ export interface ModesPanelProps {
 }
 
 /** Server view (connected) and upgrade view (always). */
-export function ModesPanel({ api, connectionId, getSql, schemaSql }: ModesPanelProps) {
+export function ModesPanel({ api, listen, connectionId, getSql, schemaSql }: ModesPanelProps) {
+  const { follow } = useJobEvents(listen);
   const [view, setView] = useState<Load<SqlModeView>>({ status: 'idle' });
   const [upgrade, setUpgrade] = useState<Load<UpgradeResult>>({ status: 'idle' });
   const [target, setTarget] = useState(1);
@@ -117,28 +122,26 @@ export function ModesPanel({ api, connectionId, getSql, schemaSql }: ModesPanelP
     const path = slowLogPath.trim();
     if (!path) throw new AdvisorError('INVALID_INPUT', 'Enter the path of a slow log file on this machine.');
     const { jobId } = await api['digest.start']({ paths: [path] });
-    for (;;) {
-      const status = await api['job.status']({ jobId });
-      if (cancelled.current) throw new AdvisorError('CANCELLED', 'Cancelled.');
-      if (status.state === 'done') {
-        const result = status.result as DigestResult | undefined;
-        const classes = (result?.classes ?? []).map((entry) => ({
-          sql: entry.example.sql,
-          fingerprint: entry.fingerprint,
-          count: entry.queryCount,
-        }));
-        return { classes, from: path };
-      }
-      if (status.state !== 'running') {
-        throw new AdvisorError(
-          (status.error?.code ?? 'INTERNAL') as ErrorCode,
-          status.error?.message ?? `The digest job ${status.state}.`,
-          status.error?.hint ? { hint: status.error.hint } : {},
-        );
-      }
-      setProgress(`Digesting ${path}: ${formatCount(status.progress.events ?? 0)} events…`);
-      await new Promise((resolve) => window.setTimeout(resolve, 250));
+    // Progress comes as job events; the stream stops when the panel unmounts.
+    const status = await follow(jobId, (update) => {
+      if (update.state === 'running' && !cancelled.current)
+        setProgress(`Digesting ${path}: ${formatCount(update.progress.events ?? 0)} events…`);
+    });
+    if (!status || cancelled.current) throw new AdvisorError('CANCELLED', 'Cancelled.');
+    if (status.state === 'done') {
+      const result = status.result as DigestResult | undefined;
+      const classes = (result?.classes ?? []).map((entry) => ({
+        sql: entry.example.sql,
+        fingerprint: entry.fingerprint,
+        count: entry.queryCount,
+      }));
+      return { classes, from: path };
     }
+    throw new AdvisorError(
+      (status.error?.code ?? 'INTERNAL') as ErrorCode,
+      status.error?.message ?? `The digest job ${status.state}.`,
+      status.error?.hint ? { hint: status.error.hint } : {},
+    );
   }
 
   async function runUpgrade() {

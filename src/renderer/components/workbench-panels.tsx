@@ -133,6 +133,7 @@ export function WorkbenchPanels({
           <div className="panels__keep" hidden={panel !== 'top'}>
             <TopQueriesPanel
               api={api}
+              listen={wb.listen}
               connected={live !== null}
               connectionId={live?.connectionId ?? null}
               production={productionName(session)}
@@ -156,6 +157,7 @@ export function WorkbenchPanels({
         {panel === 'modes' && features.modes && (
           <ModesPanel
             api={api}
+            listen={wb.listen}
             connectionId={live?.connectionId ?? null}
             getSql={() => wb.editor()?.getText() ?? ''}
             schemaSql={session.kind === 'offline' ? session.schemaSql : ''}

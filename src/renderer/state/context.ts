@@ -1,5 +1,6 @@
 // What the workbench commands work with: the API client, the store and the editor (or a test double of it).
 import type { AdvisorApi } from '../../shared/api.js';
+import type { Listen } from '../../shared/events.js';
 import { apiMethods, type ApiMethod } from '../../shared/methods.js';
 import type { SqlEditor } from '../sql-editor.js';
 import type { Store } from './store.js';
@@ -28,6 +29,8 @@ export type EditorPort = Pick<
 /** One workbench: made once per App, handed to every command. */
 export interface Workbench {
   api: AdvisorApi;
+  /** Event channels (job progress). */
+  listen: Listen;
   store: Store<WorkbenchState, WorkbenchAction>;
   /** The editor once mounted. */
   editor(): EditorPort | null;

@@ -5,6 +5,7 @@ import { dispatch } from '../../../src/main/dispatch.js';
 import { ConnectionService } from '../../../src/main/services/connection.js';
 import type { AdvisorApi } from '../../../src/shared/api.js';
 import { createClient } from '../../../src/shared/client.js';
+import { createListen } from '../../../src/shared/events.js';
 import { AdvisorError } from '../../../src/shared/errors.js';
 import { capabilitiesFor } from '../../../src/core/flavors/capabilities.js';
 import { demoExplainSql, demoExplainText, demoSchemaSql } from '../../../src/renderer/demo.js';
@@ -84,6 +85,8 @@ function fakeEditor(text: string, cursor = 0) {
 function workbench(api: AdvisorApi, editor: EditorPort, session?: Session): Workbench {
   return {
     api,
+    // The workbench commands use no event channel (the Top queries panel does).
+    listen: createListen(() => undefined),
     store: createStore(workbenchReducer, initialWorkbench(session)),
     editor: () => editor,
     analyzing: false,

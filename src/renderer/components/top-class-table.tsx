@@ -1,0 +1,180 @@
+// The Top queries table: ranked classes in a virtualized table (only the rows in view are in the DOM), sortable by column.
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useCallback, useEffect, useRef, type KeyboardEvent } from 'react';
+import type { TopClass, TopSortKey } from '../../core/capture/index.js';
+import type { TopSort } from '../state/top-queries.js';
+
+const columns: { key: TopSortKey; label: string }[] = [
+  { key: 'totalSeconds', label: 'Total' },
+  { key: 'count', label: 'Count' },
+  { key: 'avg', label: 'Avg' },
+  { key: 'p95', label: '95th' },
+  { key: 'max', label: 'Max' },
+  { key: 'lockSeconds', label: 'Lock' },
+  { key: 'rowsExamined', label: 'Rows exam.' },
+  { key: 'rowsSent', label: 'Rows sent' },
+];
+
+/** Row height of the virtualized table (CSS keeps every row on one line at this height). */
+const ROW_HEIGHT = 26;
+function rowHeight(): number {
+  return ROW_HEIGHT;
+}
+export function seconds(value: number | null | undefined): string {
+  if (value === null || value === undefined) return '—';
+  if (value >= 1) return `${value.toFixed(2)} s`;
+  if (value >= 0.001) return `${(value * 1000).toFixed(1)} ms`;
+  return `${Math.round(value * 1_000_000)} µs`;
+}
+
+// Number formatters made once: toLocaleString with options builds a new formatter on every call,
+// which was the largest cost of rendering rows while scrolling (profiled at 100k classes).
+const wholeNumber = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const twoDecimals = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
+
+/** Like plan-view's formatCount (same output), with the cached formatters. */
+export function count(value: number | null): string {
+  if (value === null) return '—';
+  if (value >= 10_000_000) return `${(value / 1_000_000).toFixed(1)}M`;
+  return Math.round(value * 100) % 100 === 0
+    ? wholeNumber.format(Math.round(value))
+    : twoDecimals.format(value);
+}
+
+/**
+ * The virtualized class table: only the rows in view (plus a few) are in the DOM, between two
+ * spacer rows, so 100k classes scroll like 20. Its own component, so scrolling re-renders the
+ * rows only, not the charts and details.
+ */
+export const ClassTable = memo(function ClassTable({
+  classes,
+  empty,
+  selected,
+  onSelect,
+  sort,
+  onSort,
+  resetKey,
+}: {
+  classes: TopClass[];
+  empty: string;
+  selected: string | null;
+  onSelect(id: string): void;
+  sort: TopSort;
+  onSort(key: TopSortKey): void;
+  /** A new list scrolls back to the top. */
+  resetKey: unknown;
+}) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: classes.length,
+    getScrollElement: useCallback(() => scroller.current, []),
+    // Stable identity: a new function would make the virtualizer re-measure all rows on each render.
+    estimateSize: rowHeight,
+    overscan: 6,
+  });
+  useEffect(() => {
+    scroller.current?.scrollTo({ top: 0 });
+  }, [resetKey]);
+  const items = virtualizer.getVirtualItems();
+  const padTop = items[0]?.start ?? 0;
+  const padBottom = items.length > 0 ? virtualizer.getTotalSize() - items.at(-1)!.end : 0;
+
+  function move(event: KeyboardEvent<HTMLDivElement>) {
+    if (classes.length === 0) return;
+    const index = classes.findIndex((entry) => entry.id === selected);
+    const page = Math.max(1, Math.floor((scroller.current?.clientHeight ?? 260) / ROW_HEIGHT) - 2);
+    const next = {
+      ArrowDown: index + 1,
+      ArrowUp: index - 1,
+      PageDown: index + page,
+      PageUp: index - page,
+      Home: 0,
+      End: classes.length - 1,
+    }[event.key];
+    if (next === undefined) return;
+    event.preventDefault();
+    const clamped = Math.min(classes.length - 1, Math.max(0, next));
+    onSelect(classes[clamped]!.id);
+    virtualizer.scrollToIndex(clamped, { align: 'auto' });
+  }
+
+  return (
+    <div
+      className="top__table-wrap"
+      ref={scroller}
+      tabIndex={0}
+      onKeyDown={move}
+      aria-label="Query classes (arrow keys select)"
+      data-testid="top-scroller"
+    >
+      <table className="data-table top__table" data-testid="top-table" aria-rowcount={classes.length}>
+        <thead>
+          <tr>
+            <th scope="col">#</th>
+            {columns.map(({ key, label }) => (
+              <th
+                key={key}
+                scope="col"
+                aria-sort={sort.key === key ? (sort.descending ? 'descending' : 'ascending') : undefined}
+              >
+                <button
+                  type="button"
+                  className="top__sort"
+                  onClick={() => onSort(key)}
+                  data-testid={`top-sort-${key}`}
+                >
+                  {label}
+                  {sort.key === key ? (sort.descending ? ' ▾' : ' ▴') : ''}
+                </button>
+              </th>
+            ))}
+            <th scope="col">Fingerprint</th>
+          </tr>
+        </thead>
+        <tbody>
+          {padTop > 0 && (
+            <tr className="top__pad" aria-hidden="true">
+              <td colSpan={columns.length + 2} style={{ height: padTop }} />
+            </tr>
+          )}
+          {items.map((item) => {
+            const entry = classes[item.index]!;
+            return (
+              <tr
+                key={entry.id}
+                className={entry.id === selected ? 'is-selected' : ''}
+                onClick={() => onSelect(entry.id)}
+                aria-rowindex={item.index + 1}
+                aria-selected={entry.id === selected}
+                data-testid="top-class"
+              >
+                <td>{item.index + 1}</td>
+                <td>{seconds(entry.totalSeconds)}</td>
+                <td>{count(entry.count)}</td>
+                <td>{seconds(entry.latency.avg)}</td>
+                <td>{seconds(entry.latency.p95)}</td>
+                <td>{seconds(entry.latency.max)}</td>
+                <td>{seconds(entry.lockSeconds)}</td>
+                <td>{count(entry.rowsExamined)}</td>
+                <td>{count(entry.rowsSent)}</td>
+                <td className="top__fingerprint" title={entry.fingerprint}>
+                  {entry.fingerprint}
+                </td>
+              </tr>
+            );
+          })}
+          {padBottom > 0 && (
+            <tr className="top__pad" aria-hidden="true">
+              <td colSpan={columns.length + 2} style={{ height: padBottom }} />
+            </tr>
+          )}
+        </tbody>
+      </table>
+      {classes.length === 0 && (
+        <p className="empty-state__hint" data-testid="top-no-match">
+          {empty}
+        </p>
+      )}
+    </div>
+  );
+});
