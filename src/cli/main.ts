@@ -33,6 +33,10 @@ export const commands: Record<string, CommandEntry> = {
     summary: 'rank what ran on a live server over a window (performance_schema digests, slow_log table)',
     load: async () => (await import('./commands/capture.js')).run,
   },
+  indexes: {
+    summary: 'design one index set for a workload (query file, slow log, or live digests)',
+    load: async () => (await import('./commands/indexes.js')).run,
+  },
   digest: {
     summary: 'group a slow query log by fingerprint (pt-query-digest compatible)',
     load: () => digest,

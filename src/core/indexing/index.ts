@@ -11,3 +11,13 @@ export {
   type TableIndexPlan,
 } from './design.js';
 export { keyPartBytes, maxBytesPerChar, MAX_KEY_BYTES, MAX_KEY_PARTS } from './key-length.js';
+export {
+  designWorkloadIndexes,
+  workloadFromText,
+  type WorkloadIndex,
+  type WorkloadOptions,
+  type WorkloadPlan,
+  type WorkloadQuery,
+  type WorkloadStatement,
+  type WorkloadTable,
+} from './workload.js';

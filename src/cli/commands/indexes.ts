@@ -1,0 +1,202 @@
+// `sargable indexes`: one index set for a workload (a query file, slow logs, or live digests).
+
+import path from 'node:path';
+import type { RowDataPacket } from 'mysql2/promise';
+import {
+  designWorkloadIndexes,
+  workloadFromText,
+  type WorkloadPlan,
+  type WorkloadStatement,
+} from '../../core/indexing/index.js';
+import type { SchemaModel } from '../../core/model/schema.js';
+import type { ServerInfo } from '../../core/model/server-info.js';
+import { offlineServerInfo } from '../../core/model/server-info.js';
+import { binaryToDisplay } from '../../core/slowlog/index.js';
+import { ConnectionService } from '../../main/services/connection.js';
+import { offlineSchema, offlineTarget } from '../../main/services/analysis.js';
+import { loadSchema } from '../../main/services/schema.js';
+import { digestSlowLogFiles } from '../../main/services/slowlog-file.js';
+import { parseCommandArgs } from '../args.js';
+import { dsnWithPassword, readInput, readText } from '../input.js';
+import { UsageError, type CliCommand, type CliIo } from '../io.js';
+
+export const usage = `Usage: sargable indexes [options] [FILE|-]
+
+Design one index set for a whole workload: candidates from every statement, merged by prefix,
+chosen greedily by benefit per byte, weighed against the write traffic on each table.
+
+Input (one of):
+  FILE | -                 statements separated by ';'; a '-- weight: N' comment before a statement
+                           gives its weight (frequency x cost; default 1)
+  --slow-log FILE          a slow query log (repeatable): one statement per class (its example),
+                           weighted by the class's total Query_time
+  --digests                with --dsn: the server's performance_schema statement digests of the
+                           DSN's database, weighted by their total latency (MySQL: sample texts)
+
+Options:
+  --schema FILE            CREATE TABLE statements (repeatable; default with --dsn: the live schema)
+  --dsn URL                read flavor, version and schema from a server: mysql://user:pass@host/db
+  --flavor mysql|mariadb   offline target flavor (default mysql)
+  --server-version X.Y.Z   offline target version (default 8.0.33, MariaDB 10.11.0)
+  --max-indexes N          at most N new or extended indexes
+  --max-key-bytes N        at most N key bytes over all chosen indexes
+  --write-factor F         share of a table's write weight each index on it costs (default 0.1)
+  --format text|json       output format (default text)
+  -h, --help               show this help
+
+Every index is a runnable ALTER TABLE statement in the output (docs/cli.md).
+The password in --dsn can also come from the environment variable SARGABLE_PASSWORD.`;
+
+export const run: CliCommand = async (argv, io) => {
+  const { values, positionals } = parseCommandArgs(argv, {
+    schema: { type: 'string', multiple: true },
+    dsn: { type: 'string' },
+    flavor: { type: 'string' },
+    'server-version': { type: 'string' },
+    'slow-log': { type: 'string', multiple: true },
+    digests: { type: 'boolean' },
+    'max-indexes': { type: 'string' },
+    'max-key-bytes': { type: 'string' },
+    'write-factor': { type: 'string' },
+    format: { type: 'string', default: 'text' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (values.help) {
+    io.stdout(`${usage}\n`);
+    return 0;
+  }
+  const format = values.format;
+  if (format !== 'text' && format !== 'json')
+    throw new UsageError(`--format must be text or json, not '${format}'`);
+  if (values.dsn && (values.flavor || values['server-version']))
+    throw new UsageError('--dsn reads flavor and version from the server: drop --flavor/--server-version.');
+  if (values.digests && !values.dsn) throw new UsageError("--digests reads the server's digests: add --dsn.");
+  const sources = [
+    positionals.length > 0,
+    Boolean(values['slow-log']?.length),
+    Boolean(values.digests),
+  ].filter(Boolean).length;
+  if (sources > 1) throw new UsageError('Give one input: a query FILE, --slow-log FILE, or --digests.');
+  if (positionals.length > 1) throw new UsageError('Give one query FILE (or - for standard input).');
+  const options = {
+    ...positiveNumber(values['max-indexes'], '--max-indexes', true, 'maxIndexes'),
+    ...positiveNumber(values['max-key-bytes'], '--max-key-bytes', true, 'maxKeyBytes'),
+    ...positiveNumber(values['write-factor'], '--write-factor', false, 'writeFactor'),
+  };
+
+  let statements: WorkloadStatement[] | undefined;
+  if (values['slow-log']?.length) statements = await fromSlowLogs(values['slow-log'], io);
+  else if (!values.digests) statements = workloadFromText(await readInput(positionals[0], io, 'query file'));
+
+  let plan: WorkloadPlan;
+  if (values.dsn) {
+    const connections = new ConnectionService();
+    const opened = await connections.openConnection({ dsn: dsnWithPassword(values.dsn, io) });
+    try {
+      const { connection, server } = connections.get(opened.connectionId);
+      if (!server.database && !values.schema?.length)
+        throw new UsageError('Name the database in the DSN (mysql://…/DATABASE) or give --schema files.');
+      const schema: SchemaModel = values.schema?.length
+        ? offlineSchema(await readSchemas(values.schema, io), server.flavor)
+        : await loadSchema(connection, server, server.database ?? '');
+      const workload =
+        statements ??
+        (await (async () => {
+          const [rows] = await connection.query<RowDataPacket[]>(digestQuery(server), [server.database]);
+          return rows
+            .map((row) => ({
+              sql: String(row.text ?? ''),
+              weight: Number(row.seconds) || 0,
+              label: String(row.digest ?? ''),
+            }))
+            .filter((row) => row.sql && !/\.\.\.|^\s*(SHOW|SET|USE|EXPLAIN)\b/i.test(row.sql));
+        })());
+      plan = designWorkloadIndexes(workload, schema, server, options);
+    } finally {
+      await connections.closeAll();
+    }
+  } else {
+    const target = offlineTarget(values.flavor, values['server-version']);
+    const server: ServerInfo = offlineServerInfo(target.flavor, target.version);
+    const ddl = await readSchemas(values.schema, io);
+    if (!ddl) throw new UsageError('Give the schema: --schema FILE with CREATE TABLE statements, or --dsn.');
+    plan = designWorkloadIndexes(statements ?? [], offlineSchema(ddl, target.flavor), server, options);
+  }
+  io.stdout(format === 'json' ? `${JSON.stringify(plan, null, 2)}\n` : formatText(plan));
+  return 0;
+};
+
+function positiveNumber<K extends string>(
+  value: string | undefined,
+  flag: string,
+  integer: boolean,
+  key: K,
+): Partial<Record<K, number>> {
+  if (value === undefined) return {};
+  const number = Number(value);
+  if (!Number.isFinite(number) || number < 0 || (integer && (!Number.isInteger(number) || number < 1)))
+    throw new UsageError(`${flag} must be a ${integer ? 'positive integer' : 'number ≥ 0'}, not '${value}'`);
+  return { [key]: number } as Partial<Record<K, number>>;
+}
+
+async function readSchemas(files: string[] | undefined, io: CliIo): Promise<string | undefined> {
+  if (!files?.length) return undefined;
+  const texts = await Promise.all(files.map((file) => readText(file, io, 'schema file')));
+  return texts.join(';\n');
+}
+
+async function fromSlowLogs(files: string[], io: CliIo): Promise<WorkloadStatement[]> {
+  const result = await digestSlowLogFiles(
+    files.map((file) => path.resolve(io.cwd, file)),
+    { worker: false },
+  );
+  return result.classes
+    .filter((item) => item.example.sql)
+    .map((item) => ({
+      sql: binaryToDisplay(item.example.sql),
+      weight: item.queryTime?.sum ?? item.queryCount,
+      label: item.checksum,
+    }));
+}
+
+/** Digests of one schema, heaviest first: MySQL's sample text (a real statement) or the digest text. */
+function digestQuery(server: ServerInfo): string {
+  const text = server.capabilities.digestQuerySample
+    ? 'COALESCE(QUERY_SAMPLE_TEXT, DIGEST_TEXT)'
+    : 'DIGEST_TEXT';
+  return `SELECT /* sargable indexes */ DIGEST AS digest, ${text} AS text, SUM_TIMER_WAIT / 1e12 AS seconds
+    FROM performance_schema.events_statements_summary_by_digest
+   WHERE SCHEMA_NAME = ? ORDER BY SUM_TIMER_WAIT DESC LIMIT 1000`;
+}
+
+function formatText(plan: WorkloadPlan): string {
+  const lines: string[] = [];
+  lines.push(
+    `${plan.indexes.length} index${plan.indexes.length === 1 ? '' : 'es'} for ${plan.queries.length} statements`,
+  );
+  for (const index of plan.indexes) {
+    lines.push('');
+    lines.push(
+      `${index.verdict === 'extend' ? 'extend' : 'create'} ${index.table}.${index.name} (${index.parts.map((part) => part.column ?? `(${part.expression})`).join(', ')})  benefit ${index.readBenefit.toFixed(2)}, write cost ${index.writeCost.toFixed(2)}`,
+    );
+    lines.push(`  serves statements ${index.serves.map((n) => `#${n + 1}`).join(', ')}`);
+    for (const statement of index.ddl) lines.push(`  ${statement}`);
+    for (const note of index.notes) lines.push(`  note: ${note}`);
+  }
+  lines.push('');
+  for (const query of plan.queries) {
+    const uses = query.error
+      ? `not designed: ${query.error}`
+      : query.tables.length === 0
+        ? 'no table to index'
+        : query.tables
+            .map(
+              (table) =>
+                `${table.table}: ${table.uses ?? `no index${table.reason ? ` (${table.reason})` : ''}`}${table.via === 'existing' ? ' (existing)' : ''}`,
+            )
+            .join('; ');
+    lines.push(`#${query.index + 1} weight ${query.weight}: ${uses}`);
+  }
+  for (const note of plan.notes) lines.push(`note: ${note}`);
+  return `${lines.join('\n')}\n`;
+}

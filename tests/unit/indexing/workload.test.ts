@@ -1,0 +1,109 @@
+// Workload index design: merge by prefix, greedy by benefit per byte, budgets, write cost, no redundancy.
+import { describe, expect, it } from 'vitest';
+import {
+  designWorkloadIndexes,
+  workloadFromText,
+  type WorkloadPlan,
+} from '../../../src/core/indexing/index.js';
+import { offlineServerInfo } from '../../../src/core/model/server-info.js';
+import { schemaFromDdl } from '../../../src/core/schema/ddl.js';
+
+const schema = schemaFromDdl(
+  `CREATE TABLE orders (id int NOT NULL AUTO_INCREMENT PRIMARY KEY, customer_id int NOT NULL, status varchar(20) NOT NULL,
+     created_at datetime NOT NULL, total decimal(10,2), KEY idx_cust (customer_id)) DEFAULT CHARSET=utf8mb4;
+   CREATE TABLE items (id int PRIMARY KEY, order_id int NOT NULL, sku varchar(40), qty int);
+   CREATE TABLE customers (id int NOT NULL PRIMARY KEY, country char(2), segment int);`,
+  'mysql',
+).schema;
+const server = offlineServerInfo('mysql', '8.0.33');
+const keys = (plan: WorkloadPlan) =>
+  plan.indexes.map((index) => `${index.table}(${index.parts.map((part) => part.column).join(',')})`);
+
+describe('workload design', () => {
+  it('one index serves the statements that need its left parts', () => {
+    const plan = designWorkloadIndexes(
+      workloadFromText(`SELECT * FROM customers WHERE country = 'DE';
+        SELECT * FROM customers WHERE country = 'DE' AND segment = 3;`),
+      schema,
+      server,
+    );
+    expect(keys(plan)).toEqual(['customers(country,segment)']);
+    expect(plan.indexes[0]!.serves).toEqual([0, 1]);
+    expect(plan.queries.map((query) => query.tables[0]!.uses)).toEqual([
+      plan.indexes[0]!.name,
+      plan.indexes[0]!.name,
+    ]);
+  });
+
+  it('merges by putting the smaller need first, never keeps a left-prefix-redundant index', () => {
+    const plan = designWorkloadIndexes(
+      workloadFromText(`SELECT * FROM customers WHERE segment = 3 AND country = 'DE';
+        SELECT * FROM customers WHERE country = 'FR';
+        SELECT * FROM customers WHERE segment = 1 AND country = 'DE' ORDER BY id LIMIT 3;`),
+      schema,
+      server,
+    );
+    expect(keys(plan)).toEqual(['customers(country,segment)']);
+    for (const a of plan.indexes)
+      for (const b of plan.indexes)
+        if (a !== b && a.table === b.table)
+          expect(a.parts.every((part, i) => part.column === b.parts[i]?.column)).toBe(false);
+  });
+
+  it('weighs benefit by frequency × cost and stops at the index budget', () => {
+    const text = `-- weight: 50
+      SELECT * FROM customers WHERE segment = 2;
+      -- weight: 1
+      SELECT * FROM items WHERE sku = 'x';`;
+    const all = designWorkloadIndexes(workloadFromText(text), schema, server);
+    expect(keys(all)).toEqual(['customers(segment)', 'items(sku)']);
+    const budget = designWorkloadIndexes(workloadFromText(text), schema, server, { maxIndexes: 1 });
+    expect(keys(budget)).toEqual(['customers(segment)']);
+    expect(budget.queries[1]!.tables[0]).toMatchObject({ uses: null, reason: 'over the index-count budget' });
+  });
+
+  it('weighs write traffic on the same table and flags write-heavy tables', () => {
+    const text = `SELECT * FROM items WHERE sku = 'x';
+      -- weight: 100
+      INSERT INTO items VALUES (1, 2, 'x', 3);`;
+    const plan = designWorkloadIndexes(workloadFromText(text), schema, server);
+    expect(plan.indexes).toEqual([]);
+    expect(plan.tables.find((table) => table.table === 'items')).toMatchObject({
+      writeWeight: 100,
+      writeHeavy: true,
+    });
+    expect(plan.notes.join(' ')).toMatch(/items is write-heavy/);
+    // Canary: the same read with light writes gets its index.
+    const light = designWorkloadIndexes(
+      workloadFromText(text.replace('weight: 100', 'weight: 2')),
+      schema,
+      server,
+    );
+    expect(keys(light)).toEqual(['items(sku)']);
+  });
+
+  it('extends an existing index that is a left prefix, and reports statements an existing index serves', () => {
+    const plan = designWorkloadIndexes(
+      workloadFromText(`SELECT id FROM orders WHERE customer_id = 3 AND status = 'x' ORDER BY created_at LIMIT 5;
+        SELECT * FROM orders WHERE customer_id = 9;`),
+      schema,
+      server,
+    );
+    expect(plan.indexes).toHaveLength(1);
+    expect(plan.indexes[0]).toMatchObject({ verdict: 'extend', name: 'idx_cust', existingIndex: 'idx_cust' });
+    expect(plan.indexes[0]!.ddl[0]).toMatch(
+      /^ALTER TABLE orders DROP INDEX idx_cust, ADD INDEX idx_cust \(customer_id, `status`, created_at\)/,
+    );
+    expect(plan.queries[1]!.tables[0]).toMatchObject({ uses: 'idx_cust', via: 'existing' });
+  });
+
+  it('keeps going past bad statements', () => {
+    const plan = designWorkloadIndexes(
+      [{ sql: 'SELEC nope' }, { sql: "SELECT * FROM customers WHERE country = 'x'" }],
+      schema,
+      server,
+    );
+    expect(plan.queries[0]!.error).toBeTruthy();
+    expect(plan.indexes).toHaveLength(1);
+  });
+});
