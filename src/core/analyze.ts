@@ -160,8 +160,10 @@ export function analyze(text: string, options: AnalyzeOptions): AnalysisReport {
     }
     if (kind === 'select' || kind === 'update' || kind === 'delete') {
       const plan = isNode(parsed.ast._next) ? undefined : designFor(parsed.ast, slice.sql, schema, server);
+      if (plan) plan.tables = plan.tables.filter((entry) => !isView(schema, entry.table, server.database));
       if (plan && plan.tables.length > 0) statement.indexPlan = plan;
     }
+    withoutIndexesOnViews(statement.findings, schema, server.database);
     const unknown =
       schema.tables.length > 0 || (schema.skipped?.length ?? 0) > 0
         ? unknownTables(parsed.ast, kind, schema, server.database)
@@ -221,6 +223,28 @@ function schemaAfter(
     source: schema.source === 'none' ? 'ddl' : schema.source,
     tables: [...schema.tables.filter((table) => !replaced.has(table.name.toLowerCase())), ...created],
   };
+}
+
+function isView(schema: SchemaModel, name: string | null, database: string | null): boolean {
+  return Boolean(name && findTable(schema, name, database)?.kind === 'view');
+}
+
+/**
+ * A view has no indexes of its own (ALTER TABLE on a view fails with ERROR 1347): index, functional
+ * index and generated-column suggestions on a view's columns are dropped, with a note to index the
+ * base table the view reads (the schema loader only knows views from DDL text).
+ */
+function withoutIndexesOnViews(findings: Finding[], schema: SchemaModel, database: string | null): void {
+  for (const finding of findings) {
+    if (!isView(schema, finding.table, database)) continue;
+    const kept = finding.suggestions.filter((suggestion) => suggestion.kind === 'rewrite');
+    if (kept.length === finding.suggestions.length) continue;
+    finding.suggestions = kept;
+    finding.notes = [
+      ...(finding.notes ?? []),
+      `${finding.table} is a view: a view has no indexes of its own, so index the column of the base table it reads.`,
+    ];
+  }
 }
 
 /**

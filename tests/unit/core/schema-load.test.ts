@@ -7,6 +7,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSchemaText } from '../../../src/core/schema/ddl-load.js';
 import { schemaFromDdl } from '../../../src/core/schema/ddl.js';
+import { analyze } from '../../../src/core/analyze.js';
+import { offlineServerInfo } from '../../../src/core/model/server-info.js';
 import { schemaDifferences } from '../../support/schema-compare.js';
 
 const ROOT = path.resolve(__dirname, '../../fixtures/schemas');
@@ -208,5 +210,24 @@ describe('hand-written DDL', () => {
     const { problems, summary } = schemaFromDdl('CREATE TABLE a (id INT);\nCREATE TABLE b (;');
     expect(summary.tables).toBe(1);
     expect(problems.map((problem) => problem.line)).toEqual([2]);
+  });
+});
+
+describe('views in the advice', () => {
+  it('never proposes an index or ALTER TABLE on a view, and says to index the base table', () => {
+    const { schema } = schemaFromDdl(read('dumps/mysql/sakila-nodata.sql'), 'mysql');
+    const report = analyze(
+      "SELECT * FROM customer_list WHERE UPPER(name) = 'X' AND SID = 1;\nSELECT * FROM film_list WHERE price + 1 > 3;\nSELECT * FROM film WHERE YEAR(last_update) = 2020;",
+      { server: offlineServerInfo('mysql', '8.0.33'), source: 'default', schema },
+    );
+    const [onView, onOtherView, onTable] = report.statements;
+    const ddl = (statement: typeof onView) =>
+      statement!.findings.flatMap((finding) => finding.suggestions.flatMap((suggestion) => suggestion.ddl));
+    expect(onView!.findings.length).toBeGreaterThan(0);
+    expect([...ddl(onView), ...ddl(onOtherView)]).toEqual([]);
+    expect(onView!.findings[0]!.notes?.join(' ')).toMatch(/customer_list is a view/);
+    expect(onView!.indexPlan).toBeUndefined();
+    // The canary: the same predicate on a base table still gets its index DDL.
+    expect(ddl(onTable).some((statement) => /ALTER TABLE film ADD/.test(statement))).toBe(true);
   });
 });
