@@ -23,6 +23,9 @@ Options:
   --order-by ATTR:FUNC     ranking, FUNC one of sum|min|max|avg|cnt (default Query_time:sum)
   --all-attributes         aggregate every attribute of the log into metrics/flags, as
                            pt-query-digest does (default: the reported ones; slower)
+  --pt-compatible          read the log exactly as pt-query-digest 3.2.1 does, also where it
+                           is wrong (literals holding ';\n#', your own SET timestamp, MariaDB's
+                           mariadbd banner, CRLF logs, mixed time formats; see docs/slowlog.md)
   -h, --help               show this help
 
 Reads standard input with -. Progress goes to standard error when it is a terminal.
@@ -42,6 +45,7 @@ export const run: CliCommand = async (argv, io) => {
     limit: { type: 'string' },
     'order-by': { type: 'string', default: 'Query_time:sum' },
     'all-attributes': { type: 'boolean' },
+    'pt-compatible': { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -74,6 +78,7 @@ export const run: CliCommand = async (argv, io) => {
   const options = {
     orderBy,
     ...(values['all-attributes'] ? { attributes: 'all' as const } : {}),
+    ...(values['pt-compatible'] ? { ptCompatible: true } : {}),
     ...(limit === undefined ? {} : { limit }),
     ...(onProgress ? { onProgress } : {}),
   };

@@ -109,8 +109,17 @@ export interface SlowLogSkip {
 export interface SlowLogParserOptions {
   onEvent(event: SlowLogEvent): void;
   onSkip?(skip: SlowLogSkip): void;
-  /** Longest record kept in memory; longer ones are skipped and reported. Default 64 MiB. */
+  /**
+   * Longest record held whole in memory. A longer one is still an event: its header and the first
+   * {@link LONG_QUERY_HEAD} bytes of its query are kept (the fingerprint comes from those), the
+   * rest streams past until its terminator. Default 64 MiB.
+   */
   maxRecordLength?: number;
+  /**
+   * Reproduce pt-query-digest 3.2.1's reading exactly, including where it is wrong (see
+   * docs/slowlog.md, "Where pt-query-digest is wrong"). Default false: read what the server wrote.
+   */
+  ptCompatible?: boolean;
 }
 
 /** An incremental parser: push chunks, then end. */
@@ -134,10 +143,19 @@ export interface SlowLogParser {
 }
 
 const RECORD_SEPARATOR = ';\n#';
+/** How much of an over-long record's query is kept (see SlowLogParserOptions.maxRecordLength). */
+export const LONG_QUERY_HEAD = 1024 * 1024;
+/** Room for the header lines in front of an over-long record's query head. */
+const LONG_HEADER_ROOM = 64 * 1024;
 const USER_HOST_SLOTS = 256;
 const WS = '[ \\t\\n\\r\\f\\v]';
 const BANNER = new RegExp(
   `(?:^|(?<=\\n))(?:T[cC][pP]${WS}[pP]ort:${WS}+\\d+|[/A-Z][^\\n]*mysqld,${WS}Version[^\\n]*(?:started${WS}with:|embedded${WS}library)|Time${WS}+Id${WS}+Command)[^\\n]*\\n`,
+  'g',
+);
+/** BANNER plus MariaDB ≥ 10.5's server name (`…/mariadbd, Version: …`), which pt does not know. */
+const BANNER_MARIADBD = new RegExp(
+  `(?:^|(?<=\\n))(?:T[cC][pP]${WS}[pP]ort:${WS}+\\d+|[/A-Z][^\\n]*(?:mysqld|mariadbd),${WS}Version[^\\n]*(?:started${WS}with:|embedded${WS}library)|Time${WS}+Id${WS}+Command)[^\\n]*\\n`,
   'g',
 );
 const USER_HOST_LINE = new RegExp(
@@ -154,6 +172,10 @@ const LEADING_HASH_WS = new RegExp(`^#${WS}+`);
 const NEXT_HEADER = new RegExp(`^${WS}*[A-Z][a-z_]+: `);
 const BLANK_RECORD = new RegExp(`^[#${WS.slice(1, -1)}]*$`);
 
+const CRLF = /\r\n/g;
+/** The first header line(s) of an event as servers write them (see headerFollows()). */
+const SERVER_HEADER =
+  /^(?:# Time: (?:\d{6} {1,2}\d{1,2}:\d\d:\d\d(?:\.\d+)?|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)?)[ \t]*(?:\n|$)|# User@Host: [^\n]*\[[^\n]*\] @ [^\n]*\[[^\n]*\])/;
 const NEED_MORE = Symbol('need-more');
 const NO_LOOK_AHEAD = Symbol('no-look-ahead');
 const NEXT_HEADER_FOLLOWS = Symbol('next-header-follows');
@@ -164,6 +186,8 @@ type Read = string | undefined | typeof NEED_MORE;
 interface Outcome {
   event: SlowLogEvent | undefined;
   skip: string | undefined;
+  /** The record's query ends inside a literal: its `;\n#` was not a terminator (strict mode). */
+  join: boolean;
   front: readonly string[];
   back: readonly string[];
 }
@@ -225,7 +249,12 @@ function timeOfLine(line: string): string | undefined {
 
 /** Whether `text` from `from` on holds a literal that every BANNER alternative contains. */
 function hasBannerWord(text: string, from = 0): boolean {
-  return text.includes('ort:', from) || text.includes('Command', from) || text.includes('mysqld,', from);
+  return (
+    text.includes('ort:', from) ||
+    text.includes('Command', from) ||
+    text.includes('mysqld,', from) ||
+    text.includes('mariadbd,', from)
+  );
 }
 
 /**
@@ -276,12 +305,200 @@ function countNewlines(text: string, from: number, to: number): number {
   return count;
 }
 
+/** Lexer states of {@link lexSql}: outside anything, or inside a quote or comment. */
+const LEX_CODE = 0;
+const LEX_SINGLE = 1; // '…'
+const LEX_DOUBLE = 2; // "…"
+const LEX_BACKTICK = 3; // `…`
+const LEX_BLOCK_COMMENT = 4; // /* … */
+const LEX_LINE_COMMENT = 5; // -- … or # … (ends at a newline)
+
+/** Where {@link lexSql} stopped (it may step one char past `to` to finish a two-char token). */
+let lexEnd = 0;
+
+/**
+ * MySQL's lexical state after `text[from, to)`, starting in `state`: which quote or comment is
+ * open. Backslash escapes count in '…' and "…" (the default sql_mode; NO_BACKSLASH_ESCAPES is not
+ * visible in a slow log). Reads at most one char past `to` (for `''`, `*\/`, `\\x`, `--`).
+ */
+function lexSql(text: string, from: number, to: number, state: number): number {
+  let i = from;
+  const n = text.length;
+  while (i < to) {
+    const c = text.charCodeAt(i);
+    switch (state) {
+      case LEX_CODE:
+        if (c === 39 /* ' */) state = LEX_SINGLE;
+        else if (c === 34 /* " */) state = LEX_DOUBLE;
+        else if (c === 96 /* ` */) state = LEX_BACKTICK;
+        else if (c === 35 /* # */) state = LEX_LINE_COMMENT;
+        else if (c === 47 /* / */ && i + 1 < n && text.charCodeAt(i + 1) === 42 /* * */) {
+          state = LEX_BLOCK_COMMENT;
+          i++;
+        } else if (c === 45 /* - */ && i + 2 < n && text.charCodeAt(i + 1) === 45) {
+          // MySQL: `--` starts a comment only before whitespace or a control char.
+          const d = text.charCodeAt(i + 2);
+          if (d <= 32) {
+            state = LEX_LINE_COMMENT;
+            i++;
+          }
+        }
+        break;
+      case LEX_SINGLE:
+      case LEX_DOUBLE:
+      case LEX_BACKTICK: {
+        const quote = state === LEX_SINGLE ? 39 : state === LEX_DOUBLE ? 34 : 96;
+        if (c === 92 /* \ */ && state !== LEX_BACKTICK) i++;
+        else if (c === quote) {
+          if (i + 1 < n && text.charCodeAt(i + 1) === quote) i++;
+          else state = LEX_CODE;
+        }
+        break;
+      }
+      case LEX_BLOCK_COMMENT:
+        if (c === 42 /* * */ && i + 1 < n && text.charCodeAt(i + 1) === 47 /* / */) {
+          state = LEX_CODE;
+          i++;
+        }
+        break;
+      default: // LEX_LINE_COMMENT
+        if (c === 10) state = LEX_CODE;
+    }
+    i++;
+  }
+  lexEnd = i;
+  return state;
+}
+
+/** An over-long record being streamed through (see createSlowLogParser's startLongRecord). */
+interface LongRecord {
+  offset: number;
+  line: number;
+  ops: readonly (string | typeof ATTRIBUTE_LINE_OP)[];
+  /** The statement, compacted: literal runs beyond LITERAL_RUN_KEPT chars are dropped. */
+  kept: string[];
+  keptLength: number;
+  /** Length of the current run of plain chars inside a '…' or "…" literal. */
+  run?: number;
+  /** More than LONG_QUERY_HEAD bytes were kept: the rest is dropped. */
+  cut?: boolean;
+}
+
+/** How many chars of a run inside a literal a long record keeps (the fingerprint needs none). */
+const LITERAL_RUN_KEPT = 64;
+
+/**
+ * {@link lexSql} that also appends `text[from, to)` to `long.kept`, without the chars of a
+ * '…'/"…" literal past the first LITERAL_RUN_KEPT of each run of plain chars (quotes and
+ * backslashes are all kept, so the literals stay where they were and pt's fingerprint, which
+ * turns every literal into `?`, is the same). Stops keeping after LONG_QUERY_HEAD chars.
+ */
+function compactSql(
+  text: string,
+  from: number,
+  to: number,
+  state: number,
+  long: LongRecord | undefined,
+): number {
+  if (long === undefined || long.cut === true) return lexSql(text, from, to, state);
+  let run = long.run ?? 0;
+  let segment = from;
+  let i = from;
+  const n = text.length;
+  const flush = (until: number): void => {
+    if (until > segment) {
+      long.kept.push(text.slice(segment, until));
+      long.keptLength += until - segment;
+    }
+  };
+  while (i < to) {
+    const c = text.charCodeAt(i);
+    if (state === LEX_SINGLE || state === LEX_DOUBLE) {
+      const quote = state === LEX_SINGLE ? 39 : 34;
+      if (c === 92 /* \ */) {
+        run = 0;
+        i += 2;
+        continue;
+      }
+      if (c === quote) {
+        run = 0;
+        if (i + 1 < n && text.charCodeAt(i + 1) === quote) i += 2;
+        else {
+          state = LEX_CODE;
+          i++;
+        }
+        continue;
+      }
+      if (c === 39 || c === 34) run = 0;
+      else if (++run > LITERAL_RUN_KEPT) {
+        flush(i);
+        // Skip the rest of the run at once.
+        let j = i + 1;
+        while (j < to) {
+          const d = text.charCodeAt(j);
+          if (d === 92 || d === 39 || d === 34) break;
+          j++;
+        }
+        i = j;
+        segment = j;
+        continue;
+      }
+      i++;
+      continue;
+    }
+    const next = lexSql(text, i, i + 1, state);
+    i = lexEnd;
+    if (next !== state) run = 0;
+    state = next;
+  }
+  lexEnd = i;
+  flush(Math.min(i, n));
+  long.run = run;
+  if (long.keptLength > LONG_QUERY_HEAD) long.cut = true;
+  return state;
+}
+
+/** Whether a lexer state means the text so far ends inside a quote or a block comment. */
+function lexOpen(state: number): boolean {
+  return state !== LEX_CODE && state !== LEX_LINE_COMMENT;
+}
+
+/**
+ * Whether `query` ends inside a quote or block comment, i.e. the `;\n#` that ended its record
+ * was part of a literal. Most queries are decided by native substring searches: without quotes
+ * or `/*` nothing can be open, and with only `'` quotes (no backslash, other quote or comment
+ * that could hide one) the count of `'` decides (a doubled `''` keeps it even).
+ */
+function queryEndsOpen(query: string): boolean {
+  const single = query.indexOf("'");
+  if (single === -1 && !query.includes('"') && !query.includes('`') && !query.includes('/*')) {
+    return false;
+  }
+  if (
+    single !== -1 &&
+    !query.includes('\\') &&
+    !query.includes('"') &&
+    !query.includes('`') &&
+    !query.includes('/*') &&
+    !query.includes('#') &&
+    !query.includes('--')
+  ) {
+    let count = 0;
+    for (let i = single; i !== -1; i = query.indexOf("'", i + 1)) count++;
+    return (count & 1) === 1;
+  }
+  // The terminator's ';' is not part of the query; a char past the end reads as NaN (no token).
+  return lexOpen(lexSql(query, 0, query.length, LEX_CODE));
+}
+
 /**
  * Creates a streaming slow-log parser. Push binary-string chunks of any size; the events
  * and skips are identical whatever the chunking.
  */
 export function createSlowLogParser(options: SlowLogParserOptions): SlowLogParser {
   const maxRecordLength = options.maxRecordLength ?? 64 * 1024 * 1024;
+  const strict = options.ptCompatible !== true;
+  const banner = strict ? BANNER_MARIADBD : BANNER;
   let buf = '';
   let cursor = 0; // position in buf of the next unread char
   let base = 0; // absolute offset of buf[0]
@@ -289,6 +506,9 @@ export function createSlowLogParser(options: SlowLogParserOptions): SlowLogParse
   let scanFrom = 0; // where to resume searching for the record separator
   let ended = false;
   let discarding = false; // inside an over-long record
+  let longState = 0; // lexSql state at longPos
+  let longPos = 0; // position in buf up to which the long record's statement is lexed
+  let long: LongRecord | undefined; // the over-long record being streamed through
   // Chunks that cannot complete anything yet are parked unjoined, so a long record costs O(n).
   let parts: string[] = [];
   let partsLength = 0;
@@ -296,6 +516,29 @@ export function createSlowLogParser(options: SlowLogParserOptions): SlowLogParse
   let awaiting = RECORD_SEPARATOR; // what the parser is blocked on
   let events = 0;
   const pending: { text: string; offset: number; line: number }[] = [];
+  // Line ends: decided by the first line (strict mode). A log copied through Windows has CRLF
+  // everywhere, and then no `;\n#` at all: pt-query-digest reads the whole file as one event.
+  let lineEnds: 'unknown' | 'lf' | 'crlf' = 'unknown';
+  let heldCR = false; // a chunk ended with \r: its \n may start the next one
+
+  /** In a CRLF log, CRLF → LF (offsets are then those of the converted text; lines are unchanged). */
+  function normalizeLineEnds(input: string): string {
+    if (lineEnds === 'lf') return input;
+    let text = heldCR ? '\r' + input : input;
+    heldCR = false;
+    if (lineEnds === 'unknown') {
+      const nl = text.indexOf('\n');
+      if (nl === -1) {
+        heldCR = text.endsWith('\r');
+        return heldCR ? text.slice(0, -1) : text;
+      }
+      lineEnds = nl > 0 && text.charCodeAt(nl - 1) === 13 ? 'crlf' : 'lf';
+      if (lineEnds === 'lf') return text;
+    }
+    heldCR = text.endsWith('\r');
+    if (heldCR) text = text.slice(0, -1);
+    return text.includes('\r\n') ? text.replace(CRLF, '\n') : text;
+  }
 
   // `# User@Host:` lines repeat (one per connection): parse each distinct line once. A
   // direct-mapped cache (slot from the line's length and last chars, confirmed by `===`) costs
@@ -321,7 +564,7 @@ export function createSlowLogParser(options: SlowLogParserOptions): SlowLogParse
     return pairs;
   }
 
-  const scratchOutcome: Outcome = { event: undefined, skip: undefined, front: NONE, back: NONE };
+  const scratchOutcome: Outcome = { event: undefined, skip: undefined, join: false, front: NONE, back: NONE };
 
   function skip(lineNo: number, offset: number, reason: string): void {
     options.onSkip?.({ line: lineNo, offset, reason });
@@ -358,29 +601,31 @@ export function createSlowLogParser(options: SlowLogParserOptions): SlowLogParse
     raw: string,
     offset: number,
     lineNo: number,
-    hashed?: string,
+    hashed: string | undefined,
+    allowJoin: boolean,
   ): Outcome | typeof NEED_MORE {
     // One outcome object per parser: drain() reads it before the next record.
     const out = scratchOutcome;
     out.event = undefined;
     out.skip = undefined;
+    out.join = false;
     out.front = NONE;
     out.back = NONE;
     let stmt = raw;
-    let banner = false;
-    if (mayHoldBanner(stmt) && BANNER.test(stmt)) {
-      BANNER.lastIndex = 0;
-      banner = true;
-      stmt = stmt.replace(BANNER, '');
+    let hadBanner = false;
+    if (mayHoldBanner(stmt) && banner.test(stmt)) {
+      banner.lastIndex = 0;
+      hadBanner = true;
+      stmt = stmt.replace(banner, '');
       const chunks = perlSplit(stmt, RECORD_SEPARATOR);
       if (chunks.length > 1) {
         stmt = chunks[0] ?? '';
         out.front = chunks.slice(1);
       }
     }
-    BANNER.lastIndex = 0;
+    banner.lastIndex = 0;
     if (!stmt.startsWith('#')) {
-      const own = banner || hashed === undefined;
+      const own = hadBanner || hashed === undefined;
       // The concatenation runs for every record (with '' it allocates nothing): a record that
       // starts a pushed chunk (no `hashed`) would otherwise be the first to run it, long after
       // parseRecord() is optimised, and throw that code away.
@@ -403,7 +648,14 @@ export function createSlowLogParser(options: SlowLogParserOptions): SlowLogParse
     while (start < len || (start === 0 && len === 0)) {
       let end = stmt.indexOf('\n', start);
       if (end === -1) end = len;
-      if (!isHeaderCandidate(stmt, start)) {
+      // The server writes its `SET timestamp=…;` line last, just before the statement: what
+      // follows is the statement even when it looks like a header (the user's own `SET
+      // timestamp=…`, `use x`, a leading `# comment`). pt-query-digest reads it as header.
+      // (`# administrator command: X` lines come after it too, and are the statement.)
+      if (
+        !isHeaderCandidate(stmt, start) ||
+        (gotSet && strict && !stmt.startsWith('# administrator command: ', start))
+      ) {
         query = stmt.slice(start);
         break;
       }
@@ -444,6 +696,12 @@ export function createSlowLogParser(options: SlowLogParserOptions): SlowLogParse
         gotSet = true;
       }
 
+      // The server's SET line was the record's last line: the statement starts with a line
+      // that begins with '#' (it ended the record): read on, unless a server header follows.
+      if (allowJoin && gotSet && pos === len && !foundArg) {
+        out.join = true;
+        return out;
+      }
       // Called for every line although it acts only on a last header line without a query:
       // a call first made after parseRecord() is optimised would throw that code away.
       const ahead = lookAhead(!foundArg && pos === len, out, ops);
@@ -462,6 +720,10 @@ export function createSlowLogParser(options: SlowLogParserOptions): SlowLogParse
 
     if (!perlTruthy(query)) {
       if (!BLANK_RECORD.test(stmt)) out.skip = 'header lines without a query (partial event)';
+      return out;
+    }
+    if (allowJoin && !admin && queryEndsOpen(query)) {
+      out.join = true;
       return out;
     }
     out.event = new ParsedSlowLogEvent(offset, lineNo, query, admin, ops);
@@ -511,16 +773,7 @@ export function createSlowLogParser(options: SlowLogParserOptions): SlowLogParse
         ({ text: raw, offset, line: lineNo } = fromPending);
       } else {
         if (discarding) {
-          const idx = buf.indexOf(RECORD_SEPARATOR, Math.max(cursor, scanFrom));
-          if (idx === -1) {
-            line += countNewlines(buf, cursor, buf.length);
-            cursor = buf.length;
-            scanFrom = cursor;
-            return;
-          }
-          line += countNewlines(buf, cursor, idx + RECORD_SEPARATOR.length);
-          cursor = idx + RECORD_SEPARATOR.length;
-          discarding = false;
+          if (!passLongRecord()) return;
           continue;
         }
         offset = base + cursor;
@@ -532,12 +785,7 @@ export function createSlowLogParser(options: SlowLogParserOptions): SlowLogParse
         const tooLong = buf.length - cursor > maxRecordLength;
         if (r === NEED_MORE) {
           if (tooLong) {
-            skip(
-              line,
-              base + cursor,
-              `record longer than ${maxRecordLength} bytes without a ";\\n#" terminator; skipped`,
-            );
-            discarding = true;
+            startLongRecord();
             continue;
           }
           return;
@@ -548,7 +796,35 @@ export function createSlowLogParser(options: SlowLogParserOptions): SlowLogParse
           hashed = buf.slice(recordStart - 1, recordStart + r.length);
         }
       }
-      const outcome = parseRecord(raw, offset, lineNo, hashed);
+      let outcome = parseRecord(raw, offset, lineNo, hashed, strict && !fromPending);
+      // Strict mode: the query ends inside a literal, so the `;\n#` that ended the record may be
+      // part of it: unless a server-written header follows (a statement with an unbalanced quote
+      // is logged too, as a syntax error), read on to the next `;\n#`.
+      while (outcome !== NEED_MORE && outcome.join) {
+        const follows = headerFollows();
+        if (follows === NEED_MORE) {
+          cursor = savedCursor;
+          line = savedLine;
+          return;
+        }
+        if (follows) {
+          outcome = parseRecord(raw, offset, lineNo, undefined, false);
+          break;
+        }
+        const more = read(RECORD_SEPARATOR, true);
+        if (more === NEED_MORE) {
+          cursor = savedCursor;
+          line = savedLine;
+          if (buf.length - cursor > maxRecordLength) {
+            startLongRecord();
+            break;
+          }
+          return;
+        }
+        raw += more ?? '';
+        outcome = parseRecord(raw, offset, lineNo, undefined, more !== undefined);
+      }
+      if (outcome !== NEED_MORE && outcome.join) continue; // became a long record
       const withinLimit = buf.length - cursor <= maxRecordLength; // see tooLong
       if (outcome === NEED_MORE) {
         if (withinLimit) {
@@ -580,18 +856,121 @@ export function createSlowLogParser(options: SlowLogParserOptions): SlowLogParse
     }
   }
 
+  /**
+   * Whether the text at `cursor` (just after a `;\n#`) is a header line the server wrote: a
+   * `# Time:` line holding just a whole time, or a `# User@Host: u[u] @ h [ip]` line.
+   */
+  function headerFollows(): boolean | typeof NEED_MORE {
+    const nl = buf.indexOf('\n', cursor);
+    if (nl === -1 && !ended && buf.length - cursor < 4096) return NEED_MORE;
+    const head = '#' + buf.slice(cursor, nl === -1 ? Math.min(buf.length, cursor + 4096) : nl);
+    return SERVER_HEADER.test(head);
+  }
+
+  /**
+   * A record longer than maxRecordLength without a terminator (at `cursor`): its header is read
+   * from the record's head, and passLongRecord() streams through the rest of the statement,
+   * keeping a compacted copy (see compactSql) from which its fingerprint is exact in the usual
+   * cases; the event is emitted at the record's end.
+   */
+  function startLongRecord(): void {
+    const offset = base + cursor;
+    const lineNo = line;
+    const head = buf.slice(cursor, Math.min(buf.length, cursor + LONG_HEADER_ROOM));
+    const outcome = parseRecord(head, offset, lineNo, undefined, false);
+    const event = outcome === NEED_MORE ? undefined : outcome.event;
+    discarding = true;
+    longState = LEX_CODE;
+    longPos = cursor;
+    long = undefined;
+    if (event === undefined || event.admin) {
+      skip(
+        lineNo,
+        offset,
+        `record longer than ${maxRecordLength} bytes without a query in its first ${head.length} bytes; skipped`,
+      );
+      return;
+    }
+    long = { offset, line: lineNo, ops: (event as ParsedSlowLogEvent).ops, kept: [], keptLength: 0 };
+    longPos = cursor + head.length - event.query.length;
+  }
+
+  /**
+   * Streams through the rest of a long record up to its terminator: the next `;\n#` (pt), or in
+   * strict mode the next one outside a literal (or followed by a server-written header). False
+   * when more input is needed.
+   */
+  function passLongRecord(): boolean {
+    let idx = buf.indexOf(RECORD_SEPARATOR, Math.max(cursor, longPos - 1));
+    let end = -1;
+    while (idx !== -1) {
+      if (idx > longPos) advanceLong(idx);
+      if (!strict || !lexOpen(longState)) {
+        end = idx;
+        break;
+      }
+      const saved = cursor;
+      cursor = idx + RECORD_SEPARATOR.length;
+      const follows = headerFollows();
+      cursor = saved;
+      if (follows === NEED_MORE) break;
+      if (follows) {
+        end = idx;
+        break;
+      }
+      idx = buf.indexOf(RECORD_SEPARATOR, idx + 1);
+    }
+    if (end === -1) {
+      if (!ended) {
+        // Keep the last chars unread: a separator may straddle this chunk and the next.
+        const safe = Math.max(cursor, buf.length - RECORD_SEPARATOR.length);
+        if (safe > longPos) advanceLong(safe);
+        const to = Math.max(cursor, Math.min(safe, longPos));
+        line += countNewlines(buf, cursor, to);
+        cursor = to;
+        scanFrom = cursor;
+        return false;
+      }
+      if (buf.length > longPos) advanceLong(buf.length);
+      end = buf.length;
+    }
+    const next = Math.min(buf.length, end + RECORD_SEPARATOR.length);
+    line += countNewlines(buf, cursor, next);
+    cursor = next;
+    scanFrom = cursor;
+    discarding = false;
+    if (long !== undefined) {
+      let query = long.kept.join('');
+      if (end === buf.length) query = trimTerminator(query);
+      if (long.cut) query += `\n/* sargable: the statement is cut here (${long.keptLength} bytes kept) */`;
+      events++;
+      options.onEvent(new ParsedSlowLogEvent(long.offset, long.line, query, false, long.ops));
+      long = undefined;
+    }
+    return !ended || cursor < buf.length;
+  }
+
+  /** Lexes and compacts the long record's statement from longPos to `to`. */
+  function advanceLong(to: number): void {
+    const from = longPos;
+    longState = compactSql(buf, from, to, longState, long);
+    longPos = lexEnd;
+  }
+
   function compact(): void {
     if (cursor > 0) {
       buf = buf.slice(cursor);
       base += cursor;
       scanFrom = Math.max(0, scanFrom - cursor);
+      longPos = Math.max(0, longPos - cursor);
       cursor = 0;
     }
   }
 
   return {
-    push(chunk: string): void {
+    push(input: string): void {
       if (ended) throw new Error('push() after end()');
+      const chunk = strict ? normalizeLineEnds(input) : input;
       if (chunk === '') return;
       // Only the separator's first chars can come from the previous chunk: probing `tail` plus
       // the chunk's head and then the chunk itself never copies the (large) chunk.
@@ -613,6 +992,11 @@ export function createSlowLogParser(options: SlowLogParserOptions): SlowLogParse
     end(): void {
       if (ended) return;
       ended = true;
+      if (heldCR) {
+        heldCR = false;
+        parts.push('\r');
+        partsLength++;
+      }
       if (parts.length > 0) buf += parts.join('');
       parts = [];
       partsLength = 0;

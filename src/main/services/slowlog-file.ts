@@ -45,6 +45,8 @@ export type WorkerChoice = boolean | { path: string | URL; execArgv?: string[] }
 export interface DigestFilesOptions extends DigestReportOptions {
   /** `all`: aggregate every attribute of the log, as pt-query-digest does (see DigestOptions). */
   attributes?: 'reported' | 'all';
+  /** Read the log exactly as pt-query-digest 3.2.1 does, also where it is wrong (SlowLogParserOptions). */
+  ptCompatible?: boolean;
   signal?: AbortSignal;
   onProgress?(progress: SlowLogProgress): void;
   /** Minimum time between progress reports. Default 200 ms. */
@@ -91,6 +93,7 @@ export interface WorkerRequest {
   paths: string[];
   orderBy?: string;
   attributes?: 'reported' | 'all';
+  ptCompatible?: boolean;
   limit?: number;
   chunkSize?: number;
   progressIntervalMs?: number;
@@ -101,13 +104,15 @@ export interface WorkerRequest {
 }
 
 /** What every digest of one request aggregates (the helper's segment must match the main digest). */
-function digestOptions(options: Pick<DigestFilesOptions, 'orderBy' | 'attributes'>): {
+function digestOptions(options: Pick<DigestFilesOptions, 'orderBy' | 'attributes' | 'ptCompatible'>): {
   orderBy?: string;
   attributes?: 'reported' | 'all';
+  ptCompatible?: boolean;
 } {
   return {
     ...(options.orderBy === undefined ? {} : { orderBy: options.orderBy }),
     ...(options.attributes === undefined ? {} : { attributes: options.attributes }),
+    ...(options.ptCompatible === undefined ? {} : { ptCompatible: options.ptCompatible }),
   };
 }
 
@@ -196,6 +201,7 @@ export async function digestStreams(
     const parser = createSlowLogParser({
       onEvent: digest.add,
       onSkip: (skip) => digest.addSkip({ ...skip, file: input.name }),
+      ptCompatible: options.ptCompatible === true,
     });
     await pump(input.open(), parser, input.name, options.signal, (n) => {
       bytesRead += n;
@@ -353,7 +359,11 @@ export async function digestFileSegment(
     throw fileError(file, error);
   });
   const digest = createDigest({ segment: true, ...digestOptions(options) });
-  const parser = createSlowLogParser({ onEvent: digest.add, onSkip: digest.addSkip });
+  const parser = createSlowLogParser({
+    onEvent: digest.add,
+    onSkip: digest.addSkip,
+    ptCompatible: options.ptCompatible === true,
+  });
   let bytesRead = 0;
   let lastReport = 0;
   const interval = options.progressIntervalMs ?? 200;
@@ -393,6 +403,7 @@ async function digestFileInParallel(
   const parser = createSlowLogParser({
     onEvent: digest.add,
     onSkip: (skip) => digest.addSkip({ ...skip, file: input.name }),
+    ptCompatible: options.ptCompatible === true,
   });
   let bytesRead = 0;
   let helperBytes = 0;

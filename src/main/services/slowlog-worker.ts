@@ -20,6 +20,7 @@ export async function runSlowLogWorker(request: WorkerRequest): Promise<void> {
       const segment = await digestFileSegment(request.paths[0] ?? '', request.segment.start, {
         ...(request.orderBy === undefined ? {} : { orderBy: request.orderBy }),
         ...(request.attributes === undefined ? {} : { attributes: request.attributes }),
+        ...(request.ptCompatible === undefined ? {} : { ptCompatible: request.ptCompatible }),
         ...(request.chunkSize === undefined ? {} : { chunkSize: request.chunkSize }),
         ...(request.progressIntervalMs === undefined
           ? {}
@@ -32,6 +33,7 @@ export async function runSlowLogWorker(request: WorkerRequest): Promise<void> {
     const result = await digestFilesInThread(request.paths, {
       ...(request.orderBy === undefined ? {} : { orderBy: request.orderBy }),
       ...(request.attributes === undefined ? {} : { attributes: request.attributes }),
+      ...(request.ptCompatible === undefined ? {} : { ptCompatible: request.ptCompatible }),
       ...(request.limit === undefined ? {} : { limit: request.limit }),
       ...(request.chunkSize === undefined ? {} : { chunkSize: request.chunkSize }),
       ...(request.progressIntervalMs === undefined ? {} : { progressIntervalMs: request.progressIntervalMs }),

@@ -16,7 +16,7 @@ const fixtures = fileURLToPath(new URL('../../fixtures/slowlogs/', import.meta.u
 
 function digest(text: string): DigestResult {
   const d = createDigest();
-  const parser = createSlowLogParser({ onEvent: d.add, onSkip: d.addSkip });
+  const parser = createSlowLogParser({ onEvent: d.add, onSkip: d.addSkip, ptCompatible: true });
   parser.push(text);
   parser.end();
   return d.result();

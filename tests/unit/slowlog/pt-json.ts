@@ -35,7 +35,7 @@ export interface ExpectedJson {
 export function digestFile(path: string, chunkSizes: readonly number[] = []): DigestResult {
   const text = readFileSync(path).toString('latin1');
   const digest = createDigest();
-  const parser = createSlowLogParser({ onEvent: digest.add, onSkip: digest.addSkip });
+  const parser = createSlowLogParser({ onEvent: digest.add, onSkip: digest.addSkip, ptCompatible: true });
   if (chunkSizes.length === 0) parser.push(text);
   else {
     let i = 0;

@@ -28,7 +28,7 @@ const logs = ['percona', 'generated'].flatMap((dir) =>
 
 function digestOf(chunks: readonly string[], options: DigestOptions): DigestResult {
   const digest = createDigest(options);
-  const parser = createSlowLogParser({ onEvent: digest.add, onSkip: digest.addSkip });
+  const parser = createSlowLogParser({ onEvent: digest.add, onSkip: digest.addSkip, ptCompatible: true });
   for (const chunk of chunks) parser.push(chunk);
   parser.end();
   return digest.result();
