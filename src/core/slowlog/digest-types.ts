@@ -126,6 +126,11 @@ export interface DigestOptions {
   attributes?: 'reported' | 'all';
   /** The ranking `result()` will be asked for (`attribute:function`); its attribute is aggregated. */
   orderBy?: string;
+  /**
+   * Compare times as pt-query-digest does (as strings; see docs/slowlog.md, "Where
+   * pt-query-digest is wrong"). Default false: as times.
+   */
+  ptCompatible?: boolean;
 }
 
 /**

@@ -288,6 +288,19 @@ const PLAIN_SLOTS = 1 << 15;
 /** Queries whose fingerprints are cached, at most; the cache is cleared when full. */
 const FINGERPRINT_CACHE_SIZE = 20_000;
 
+/** `a` < `b` as strings, as pt-query-digest compares times. */
+function tsBeforePt(a: string, b: string): boolean {
+  return a < b;
+}
+
+/** `a` < `b` as times: `2026-01-02T03:04:05` and `2026-01-02 03:04:05` are the same second. */
+function tsBeforeAsTimes(a: string, b: string): boolean {
+  if (a.charCodeAt(10) === b.charCodeAt(10)) return a < b;
+  const key = (t: string): string =>
+    t.charCodeAt(10) === 84 /* T */ ? `${t.slice(0, 10)} ${t.slice(11)}` : t;
+  return key(a) < key(b);
+}
+
 /** Creates an incremental pt-query-digest-compatible aggregator. */
 export function createDigest(options: DigestOptions = {}): Digest {
   const segmentMode = options.segment === true;
@@ -300,6 +313,10 @@ export function createDigest(options: DigestOptions = {}): Digest {
   if (kept && options.orderBy !== undefined) kept.add(parseOrderBy(options.orderBy).attribute);
   const aggregated = kept ? [...kept].sort().join(',') : 'all';
   const maxSkipped = options.maxSkipped ?? 1000;
+  // pt-query-digest compares its time strings as strings: ISO times (`2026-01-02T03:04:05`)
+  // sort after every `2026-01-02 23:59:59` (MySQL 5 / MariaDB `# Time:` lines, normalised) of
+  // the same day, so a log with both gets firstSeen after lastSeen. We compare them as times.
+  const tsBefore = options.ptCompatible === true ? tsBeforePt : tsBeforeAsTimes;
   const attributeIds = new Map<string, number>();
   const attributes: Attribute[] = [];
   // Open-addressed (by name hash) cache of attribute ids for the attribute-line scanner.
@@ -727,7 +744,7 @@ export function createDigest(options: DigestOptions = {}): Digest {
     if (tsPending) state.pendingTs = true;
     if (event.offset > state.maxOffset) state.maxOffset = event.offset;
     if (tsNorm !== undefined) {
-      const newer = tsMax === undefined || tsNorm > tsMax;
+      const newer = tsMax === undefined || tsBefore(tsMax, tsNorm);
       // detach() is called for every event (with '' it returns at once) so that its call site
       // always has type feedback: a call first made after add() is optimised (a new second in
       // `# Time:`) would make V8 throw add()'s optimised code away and compile it again.
@@ -740,9 +757,9 @@ export function createDigest(options: DigestOptions = {}): Digest {
         state.tsMax = own;
         state.tsMin ??= own;
       } else {
-        if (state.tsMin === undefined || tsNorm < state.tsMin) state.tsMin = detach(tsNorm);
-        if (state.tsMax === undefined || tsNorm > state.tsMax) state.tsMax = detach(tsNorm);
-        if (tsMin === undefined || tsNorm < tsMin) tsMin = detach(tsNorm);
+        if (state.tsMin === undefined || tsBefore(tsNorm, state.tsMin)) state.tsMin = detach(tsNorm);
+        if (state.tsMax === undefined || tsBefore(state.tsMax, tsNorm)) state.tsMax = detach(tsNorm);
+        if (tsMin === undefined || tsBefore(tsNorm, tsMin)) tsMin = detach(tsNorm);
       }
     }
     if (db !== undefined) addDistinct(state, 'dbs', stripBackticks(db));
@@ -978,11 +995,11 @@ export function createDigest(options: DigestOptions = {}): Digest {
     const seeTs = (state: ClassState | undefined, ts: string | undefined): void => {
       if (ts === undefined) return;
       if (state) {
-        if (state.tsMin === undefined || ts < state.tsMin) state.tsMin = ts;
-        if (state.tsMax === undefined || ts > state.tsMax) state.tsMax = ts;
+        if (state.tsMin === undefined || tsBefore(ts, state.tsMin)) state.tsMin = ts;
+        if (state.tsMax === undefined || tsBefore(state.tsMax, ts)) state.tsMax = ts;
       } else {
-        if (tsMin === undefined || ts < tsMin) tsMin = ts;
-        if (tsMax === undefined || ts > tsMax) tsMax = ts;
+        if (tsMin === undefined || tsBefore(ts, tsMin)) tsMin = ts;
+        if (tsMax === undefined || tsBefore(tsMax, ts)) tsMax = ts;
       }
     };
     const resolve = (sample: SampleEvent): SampleEvent => ({

@@ -15,7 +15,7 @@ import { parseSlowLog } from '../../support/slowlog-reference/parser.js';
 const fixtures = fileURLToPath(new URL('../../fixtures/slowlogs/', import.meta.url));
 
 function digest(text: string): DigestResult {
-  const d = createDigest();
+  const d = createDigest({ ptCompatible: true });
   const parser = createSlowLogParser({ onEvent: d.add, onSkip: d.addSkip, ptCompatible: true });
   parser.push(text);
   parser.end();

@@ -34,7 +34,7 @@ export interface ExpectedJson {
 /** Digests a whole file, fed in chunks of the given sizes (cycled). */
 export function digestFile(path: string, chunkSizes: readonly number[] = []): DigestResult {
   const text = readFileSync(path).toString('latin1');
-  const digest = createDigest();
+  const digest = createDigest({ ptCompatible: true });
   const parser = createSlowLogParser({ onEvent: digest.add, onSkip: digest.addSkip, ptCompatible: true });
   if (chunkSizes.length === 0) parser.push(text);
   else {

@@ -27,7 +27,7 @@ const logs = ['percona', 'generated'].flatMap((dir) =>
 );
 
 function digestOf(chunks: readonly string[], options: DigestOptions): DigestResult {
-  const digest = createDigest(options);
+  const digest = createDigest({ ...options, ptCompatible: true });
   const parser = createSlowLogParser({ onEvent: digest.add, onSkip: digest.addSkip, ptCompatible: true });
   for (const chunk of chunks) parser.push(chunk);
   parser.end();

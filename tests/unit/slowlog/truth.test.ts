@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fingerprint } from '../../../src/core/fingerprint/index.js';
-import { createSlowLogParser, type SlowLogEvent } from '../../../src/core/slowlog/index.js';
+import { createDigest, createSlowLogParser, type SlowLogEvent } from '../../../src/core/slowlog/index.js';
 
 interface Parsed {
   queries: string[];
@@ -116,6 +116,33 @@ describe('slow-log reading where pt-query-digest is wrong', () => {
       { numRuns: 40, seed: 3 },
     );
     expect(parse(crlf, { ptCompatible: true }).queries).toHaveLength(1);
+  });
+
+  it('mixed time formats in one file: firstSeen is not after lastSeen', () => {
+    // MySQL 8 (ISO, UTC) at 10:00:02, then MariaDB (yymmdd) at 10:05:00 the same day.
+    const log =
+      event('SELECT 1', 2) +
+      '# Time: 261126 10:05:00\n# User@Host: app[app] @ localhost [127.0.0.1]\n# Thread_id: 8  Schema: shop  QC_hit: No\n' +
+      '# Query_time: 0.000100  Lock_time: 0.000002  Rows_sent: 1  Rows_examined: 0\nSET timestamp=1795000000;\nSELECT 1;\n';
+    const seen = (ptCompatible: boolean) => {
+      const digest = createDigest({ ptCompatible });
+      const parser = createSlowLogParser({ onEvent: digest.add, ptCompatible });
+      parser.push(log);
+      parser.end();
+      const { firstSeen, lastSeen, queryCount: count } = digest.result().classes[0]!;
+      return { firstSeen, lastSeen, count };
+    };
+    expect(seen(false)).toEqual({
+      firstSeen: '2026-11-26T10:00:02',
+      lastSeen: '2026-11-26 10:05:00',
+      count: 2,
+    });
+    // pt-query-digest compares the strings: 'T' sorts after ' '.
+    expect(seen(true)).toEqual({
+      firstSeen: '2026-11-26 10:05:00',
+      lastSeen: '2026-11-26T10:00:02',
+      count: 2,
+    });
   });
 
   describe('a record longer than maxRecordLength is an event, streamed', () => {
