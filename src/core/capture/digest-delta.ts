@@ -201,118 +201,217 @@ export function isOwnDigest(digestText: string | null | undefined): boolean {
   return digestText !== null && digestText !== undefined && OWN_DIGEST.test(digestText);
 }
 
+/** Per digest: what the snapshots so far add up to. */
+interface Accumulated {
+  row: DigestRow;
+  counters: Record<DigestCounter, bigint>;
+  status: DigestDeltaClass['status'];
+  /** Times the row was found reset (TRUNCATE, restart, or dropped and re-created). */
+  resets: number;
+}
+
+/** A reset seen between two snapshots: the statements run between `from` and the reset are unknown. */
+export interface DigestReset {
+  from: number;
+  to: number;
+  digests: number;
+  restart: boolean;
+}
+
+/**
+ * Accumulates the activity of a window over any number of snapshots of one server (the capture
+ * polls). Between two consecutive snapshots each row is, independently: unchanged or grown
+ * (`after - before`), or reset — a newer FIRST_SEEN (the row was dropped by a TRUNCATE or the
+ * digest table's overflow and made again) or a counter that went down — and then its values are
+ * what ran since the reset. What a reset digest ran between the last snapshot and the reset
+ * cannot be known from the table: it is at most one poll interval, which the notes name.
+ */
+export class DigestDeltaAccumulator {
+  private readonly first: DigestSnapshot;
+  private last: DigestSnapshot;
+  private readonly acc = new Map<string, Accumulated>();
+  private readonly disappeared = new Set<string>();
+  private readonly resetsSeen: DigestReset[] = [];
+  private restarted = false;
+  private baselineMissing = 0;
+  private digestLost = 0;
+
+  constructor(first: DigestSnapshot) {
+    this.first = first;
+    this.last = first;
+  }
+
+  /** Adds the next snapshot (taken after the previous one). */
+  add(next: DigestSnapshot): void {
+    const prev = this.last;
+    const interval = Math.max(0, next.takenAt - prev.takenAt);
+    // Uptime counts whole seconds; allow 2 s of rounding and clock skew.
+    const restart = next.uptime + 2 < prev.uptime + interval;
+    if (restart) this.restarted = true;
+    const previous = new Map<string, DigestRow>();
+    if (!restart) for (const row of prev.rows) previous.set(key(row), row);
+    let resets = 0;
+    const seen = new Set<string>();
+    for (const row of next.rows) {
+      const k = key(row);
+      seen.add(k);
+      const old = previous.get(k);
+      let base: DigestRow['counters'] | undefined;
+      let status: DigestDeltaClass['status'] | undefined;
+      if (restart) {
+        status = 'reset';
+        resets++;
+      } else if (old) {
+        // FIRST_SEEN has microseconds on MySQL, whole seconds on MariaDB.
+        const newer = row.firstSeen > old.firstSeen + 0.0005;
+        const wentDown = (Object.keys(digestCounterColumns) as DigestCounter[]).some(
+          (name) => row.counters[name] < old.counters[name],
+        );
+        if (newer || wentDown) {
+          status = 'reset';
+          resets++;
+        } else base = old.counters;
+      } else if (row.firstSeen >= Math.floor(prev.takenAt)) {
+        status = 'new';
+      } else if (prev.truncated) {
+        status = 'baseline-missing';
+        this.baselineMissing++;
+      } else if (this.disappeared.has(k) || prev !== this.first) {
+        // Gone from a complete snapshot, back now with an older FIRST_SEEN than that snapshot
+        // (MariaDB's clock is whole seconds): re-created after a TRUNCATE.
+        status = 'reset';
+        resets++;
+      } else status = 'new';
+      const delta = subtract(row.counters, base);
+      const entry = this.acc.get(k);
+      if (entry) {
+        add(entry.counters, delta);
+        entry.row = row;
+        if (status === 'reset') {
+          entry.resets++;
+          entry.status = 'reset';
+        } else if (status === 'baseline-missing') entry.status = status;
+      } else {
+        this.acc.set(k, {
+          row,
+          counters: delta,
+          status: status ?? 'changed',
+          resets: status === 'reset' ? 1 : 0,
+        });
+      }
+    }
+    if (!restart && !next.truncated) {
+      for (const row of prev.rows) {
+        const k = key(row);
+        if (!seen.has(k)) this.disappeared.add(k);
+      }
+    }
+    if (resets > 0) this.resetsSeen.push({ from: prev.takenAt, to: next.takenAt, digests: resets, restart });
+    this.digestLost += Math.max(0, next.digestLost - (restart ? 0 : prev.digestLost));
+    this.last = next;
+  }
+
+  /** The digests that ran during the window so far (their rows of the latest snapshot). */
+  activeRows(): DigestRow[] {
+    return [...this.acc.values()].filter((entry) => entry.counters.count > 0n).map((entry) => entry.row);
+  }
+
+  /** The window's activity so far, ranked. `texts` gives DIGEST_TEXT/QUERY_SAMPLE_TEXT by row. */
+  result(options: DigestDeltaOptions = {}, texts?: (row: DigestRow) => Partial<DigestRow>): DigestDelta {
+    const hideOwn = options.hideOwn ?? true;
+    const classes: DigestDeltaClass[] = [];
+    let overflow: DigestDeltaClass | null = null;
+    let resetDigests = 0;
+    for (const entry of this.acc.values()) {
+      if (entry.counters.count === 0n) continue;
+      const row = texts ? { ...entry.row, ...texts(entry.row) } : entry.row;
+      if (hideOwn && isOwnDigest(row.digestText)) continue;
+      const cls = toClass(row, entry.counters, entry.status, options.maxSqlTextLength);
+      if (entry.resets > 0) resetDigests++;
+      if (row.digest === null) overflow = cls;
+      else classes.push(cls);
+    }
+    const notes: CaptureNote[] = [];
+    const after = this.last;
+    const gone = [...this.disappeared].filter(
+      (k) => !this.acc.has(k) || this.acc.get(k)!.resets === 0,
+    ).length;
+    if (this.restarted) {
+      notes.push({
+        code: 'server-restarted',
+        message:
+          'The server restarted during the window (Uptime went down): what ran between the last snapshot before the restart and the restart is not counted.',
+      });
+    }
+    const truncations = this.resetsSeen.filter((reset) => !reset.restart);
+    if (truncations.length > 0) {
+      const spans = truncations
+        .map((reset) => `${isoTime(reset.from)} – ${isoTime(reset.to)} (${reset.digests} digest(s))`)
+        .join(', ');
+      notes.push({
+        code: 'counters-reset',
+        message: `${resetDigests} digest(s) were reset during the window (TRUNCATE of events_statements_summary_by_digest, or dropped from a full table and made again): detected by a newer FIRST_SEEN or counters going down, and counted as the activity before the reset plus the activity since. What they ran between the last snapshot before the reset and the reset is not known: ${spans}.`,
+      });
+    }
+    if (gone > 0 && !after.truncated) {
+      notes.push({
+        code: 'digests-disappeared',
+        message: `${gone} digest(s) disappeared from the table during the window (TRUNCATE, or dropped when the table was full); their activity up to the last snapshot that still had them is counted.`,
+      });
+    }
+    if (this.digestLost > 0 || overflow) {
+      notes.push({
+        code: 'digest-table-full',
+        message: `The digest table is full: ${this.digestLost} new digest(s) were lost and their statements are summed in one row without a digest. Raise performance_schema_digests_size (needs a restart).`,
+      });
+    }
+    if (this.baselineMissing > 0) {
+      notes.push({
+        code: 'baseline-missing',
+        message: `${this.baselineMissing} digest(s) were not in the first snapshot because it hit its row limit: their numbers are since they were first seen, not for the window. Raise the row limit.`,
+      });
+    }
+    if (after.truncated) {
+      notes.push({
+        code: 'snapshot-truncated',
+        message:
+          'The second snapshot hit its row limit: digests with the least total latency are not shown. Raise the row limit to see all.',
+      });
+    }
+    const orderBy = options.orderBy ?? 'totalMs';
+    classes.sort((a, b) => (b[orderBy] ?? -1) - (a[orderBy] ?? -1) || b.totalMs - a.totalMs);
+    const totals = classes.reduce(
+      (sum, cls) => ({ count: sum.count + cls.count, totalMs: sum.totalMs + cls.totalMs }),
+      { count: overflow?.count ?? 0, totalMs: overflow?.totalMs ?? 0 },
+    );
+    const windowSeconds = Math.max(0, after.takenAt - this.first.takenAt);
+    return {
+      from: { takenAt: isoTime(this.first.takenAt), uptime: this.first.uptime },
+      to: { takenAt: isoTime(after.takenAt), uptime: after.uptime },
+      windowSeconds: Math.round(windowSeconds * 1000) / 1000,
+      serverRestarted: this.restarted,
+      totals: { count: totals.count, totalMs: round3(totals.totalMs), classes: classes.length },
+      classes: options.limit === undefined ? classes : classes.slice(0, options.limit),
+      overflow,
+      digestLost: this.digestLost,
+      notes,
+    };
+  }
+}
+
 /** Computes what happened between two snapshots of the same server. */
 export function computeDigestDelta(
   before: DigestSnapshot,
   after: DigestSnapshot,
   options: DigestDeltaOptions = {},
 ): DigestDelta {
-  const windowSeconds = Math.max(0, after.takenAt - before.takenAt);
-  // Uptime counts whole seconds; allow 2 s of rounding and clock skew.
-  const serverRestarted = after.uptime + 2 < before.uptime + windowSeconds;
-  const previous = new Map<string, DigestRow>();
-  if (!serverRestarted) for (const row of before.rows) previous.set(key(row), row);
-  const notes: CaptureNote[] = [];
-  const classes: DigestDeltaClass[] = [];
-  let overflow: DigestDeltaClass | null = null;
-  let resets = 0;
-  let missing = 0;
-  const seen = new Set<string>();
-  const hideOwn = options.hideOwn ?? true;
+  const accumulator = new DigestDeltaAccumulator(before);
+  accumulator.add(after);
+  return accumulator.result(options);
+}
 
-  for (const row of after.rows) {
-    const k = key(row);
-    seen.add(k);
-    const old = previous.get(k);
-    let status: DigestDeltaClass['status'];
-    let base: DigestRow['counters'] | undefined;
-    if (serverRestarted) status = 'reset';
-    else if (old) {
-      const wentDown = (Object.keys(digestCounterColumns) as DigestCounter[]).some(
-        (name) => row.counters[name] < old.counters[name],
-      );
-      if (wentDown) {
-        status = 'reset';
-        resets++;
-      } else {
-        status = 'changed';
-        base = old.counters;
-      }
-    } else if (row.firstSeen >= Math.floor(before.takenAt)) status = 'new';
-    else if (before.truncated) {
-      status = 'baseline-missing';
-      missing++;
-    } else {
-      // Not in a complete earlier snapshot yet first seen before it: the table was truncated and
-      // the clock of FIRST_SEEN is coarse (MariaDB: seconds). Counting from zero is right.
-      status = 'new';
-    }
-    const delta = subtract(row.counters, base);
-    if (delta.count === 0n) continue;
-    if (hideOwn && isOwnDigest(row.digestText)) continue;
-    const cls = toClass(row, delta, status, options.maxSqlTextLength);
-    if (row.digest === null) overflow = cls;
-    else classes.push(cls);
-  }
-
-  const disappeared = serverRestarted ? 0 : before.rows.filter((row) => !seen.has(key(row))).length;
-  const digestLost = Math.max(0, after.digestLost - (serverRestarted ? 0 : before.digestLost));
-  if (serverRestarted) {
-    notes.push({
-      code: 'server-restarted',
-      message:
-        'The server restarted during the window (Uptime went down): the numbers cover only the time since the restart.',
-    });
-  }
-  if (resets > 0) {
-    notes.push({
-      code: 'counters-reset',
-      message: `${resets} digest(s) had counters go down (TRUNCATE of performance_schema tables, or FLUSH): their numbers cover only the time since the reset.`,
-    });
-  }
-  if (disappeared > 0 && !after.truncated) {
-    notes.push({
-      code: 'digests-disappeared',
-      message: `${disappeared} digest(s) of the first snapshot are gone (someone truncated events_statements_summary_by_digest): their activity after the truncation is counted from zero.`,
-    });
-  }
-  if (digestLost > 0 || overflow) {
-    notes.push({
-      code: 'digest-table-full',
-      message: `The digest table is full: ${digestLost} new digest(s) were lost and their statements are summed in one row without a digest. Raise performance_schema_digests_size (needs a restart).`,
-    });
-  }
-  if (missing > 0) {
-    notes.push({
-      code: 'baseline-missing',
-      message: `${missing} digest(s) were not in the first snapshot because it hit its row limit: their numbers are since they were first seen, not for the window. Raise the row limit.`,
-    });
-  }
-  if (after.truncated) {
-    notes.push({
-      code: 'snapshot-truncated',
-      message:
-        'The second snapshot hit its row limit: digests with the least total latency are not shown. Raise the row limit to see all.',
-    });
-  }
-
-  const orderBy = options.orderBy ?? 'totalMs';
-  classes.sort((a, b) => (b[orderBy] ?? -1) - (a[orderBy] ?? -1) || b.totalMs - a.totalMs);
-  const totals = classes.reduce(
-    (sum, cls) => ({ count: sum.count + cls.count, totalMs: sum.totalMs + cls.totalMs }),
-    { count: overflow?.count ?? 0, totalMs: overflow?.totalMs ?? 0 },
-  );
-  return {
-    from: { takenAt: isoTime(before.takenAt), uptime: before.uptime },
-    to: { takenAt: isoTime(after.takenAt), uptime: after.uptime },
-    windowSeconds: Math.round(windowSeconds * 1000) / 1000,
-    serverRestarted,
-    totals: { count: totals.count, totalMs: round3(totals.totalMs), classes: classes.length },
-    classes: options.limit === undefined ? classes : classes.slice(0, options.limit),
-    overflow,
-    digestLost,
-    notes,
-  };
+function add(target: Record<DigestCounter, bigint>, delta: Record<DigestCounter, bigint>): void {
+  for (const name of Object.keys(digestCounterColumns) as DigestCounter[]) target[name] += delta[name];
 }
 
 function subtract(
@@ -342,6 +441,10 @@ function toClass(
   const rowsExamined = Number(d.rowsExamined);
   const digestText = row.digestText ?? null;
   const sampleText = row.sampleText ?? null;
+  // QUANTILE_95/99 are the upper bounds of histogram buckets: they can exceed MAX_TIMER_WAIT.
+  const maxMs = picosToMs(row.maxTimerWait);
+  const quantile = (q: bigint | undefined): number | null =>
+    q === undefined ? null : Math.min(maxMs, picosToMs(q));
   return {
     schema: row.schema,
     digest: row.digest,
@@ -370,9 +473,9 @@ function toClass(
     tmpTables: Number(d.tmpTables),
     tmpDiskTables: Number(d.tmpDiskTables),
     lifetime: {
-      maxMs: picosToMs(row.maxTimerWait),
-      p95Ms: row.quantile95 === undefined ? null : picosToMs(row.quantile95),
-      p99Ms: row.quantile99 === undefined ? null : picosToMs(row.quantile99),
+      maxMs,
+      p95Ms: quantile(row.quantile95),
+      p99Ms: quantile(row.quantile99),
       firstSeen: isoTime(row.firstSeen),
       lastSeen: isoTime(row.lastSeen),
     },

@@ -1,6 +1,8 @@
 // Public surface of the capture module: performance_schema digest deltas, slow_log rows, slow-log windows.
 export {
   computeDigestDelta,
+  DigestDeltaAccumulator,
+  type DigestReset,
   digestCounterColumns,
   digestDeltaOrders,
   isOwnDigest,

@@ -317,6 +317,7 @@ export function createDigest(options: DigestOptions = {}): Digest {
   // sort after every `2026-01-02 23:59:59` (MySQL 5 / MariaDB `# Time:` lines, normalised) of
   // the same day, so a log with both gets firstSeen after lastSeen. We compare them as times.
   const tsBefore = options.ptCompatible === true ? tsBeforePt : tsBeforeAsTimes;
+  const clampQuantiles = options.ptCompatible !== true;
   const attributeIds = new Map<string, number>();
   const attributes: Attribute[] = [];
   // Open-addressed (by name hash) cache of attribute ids for the attribute-line scanner.
@@ -860,7 +861,7 @@ export function createDigest(options: DigestOptions = {}): Digest {
   function toClass(state: ClassState, ranked: boolean): DigestClass {
     const metrics: Record<string, MetricSummary> = {};
     state.metrics.forEach((metric, id) => {
-      const summary = summarize(metric);
+      const summary = summarize(metric, clampQuantiles);
       if (summary) metrics[attributes[id]!.name] = summary;
     });
     const flags: Record<string, FlagSummary> = {};
@@ -934,10 +935,10 @@ export function createDigest(options: DigestOptions = {}): Digest {
         queryCount: globalOf('Query_time')?.cnt ?? 0,
         events,
         uniqueQueryCount: classes.size,
-        queryTime: summarize(globalOf('Query_time')),
-        lockTime: summarize(globalOf('Lock_time')),
-        rowsSent: summarize(globalOf('Rows_sent')),
-        rowsExamined: summarize(globalOf('Rows_examined')),
+        queryTime: summarize(globalOf('Query_time'), clampQuantiles),
+        lockTime: summarize(globalOf('Lock_time'), clampQuantiles),
+        rowsSent: summarize(globalOf('Rows_sent'), clampQuantiles),
+        rowsExamined: summarize(globalOf('Rows_examined'), clampQuantiles),
         firstSeen: tsMin,
         lastSeen: tsMax,
       },

@@ -281,7 +281,12 @@ export function mergeMetric(into: Metric | undefined, from: Metric, dense: boole
   return target;
 }
 
-export function summarize(metric: Metric | undefined): MetricSummary | undefined {
+/**
+ * A metric's summary. pt-query-digest's bucketed median/p95 are bucket values, which can lie
+ * above the largest value seen (or below the smallest); `clamp` keeps them inside [min, max]
+ * (our default; `--pt-compatible` prints pt's values).
+ */
+export function summarize(metric: Metric | undefined, clamp = false): MetricSummary | undefined {
   if (!metric || metric.cnt === 0) return undefined;
   let stats = { median: Number.NaN, p95: Number.NaN };
   if (metric.bucketed) {
@@ -303,6 +308,10 @@ export function summarize(metric: Metric | undefined): MetricSummary | undefined
       }
     }
     stats = statisticsOf(indexes, counts, metric.cnt, metric.min, metric.max);
+    if (clamp) {
+      stats.median = Math.min(metric.max, Math.max(metric.min, stats.median));
+      stats.p95 = Math.min(metric.max, Math.max(metric.min, stats.p95));
+    }
   }
   return {
     count: metric.cnt,

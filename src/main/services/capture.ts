@@ -17,7 +17,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Connection, RowDataPacket } from 'mysql2/promise';
 import {
-  computeDigestDelta,
+  DigestDeltaAccumulator,
   digestCounterColumns,
   mapDigestToFingerprint,
   picosToMs,
@@ -31,6 +31,7 @@ import {
 import type { ServerInfo } from '../../core/model/server-info.js';
 import { AdvisorError, type WireError } from '../../shared/errors.js';
 import { mapMysqlError } from './mysql-errors.js';
+import { isConnectionLostError } from './reconnect.js';
 
 /** Marks every statement the capture runs, so logs and digests can leave them out. */
 export const CAPTURE_MARKER = '/* sargable capture */';
@@ -168,32 +169,35 @@ export async function digestDelta(
   after: DigestSnapshot,
   options: DigestDeltaOptions = {},
 ): Promise<DigestDelta> {
-  const previous = new Map(before.rows.map((row) => [`${row.schema ?? ''}\u0001${row.digest}`, row]));
-  const changed = after.rows.filter((row) => {
-    const old = previous.get(`${row.schema ?? ''}\u0001${row.digest}`);
-    return row.digest !== null && (!old || old.counters.count !== row.counters.count);
-  });
+  const accumulator = new DigestDeltaAccumulator(before);
+  accumulator.add(after);
+  return accumulatedDelta(connection, server, accumulator, options);
+}
+
+/** The activity an accumulator holds (any number of snapshots), with texts as {@link digestDelta}. */
+export async function accumulatedDelta(
+  connection: Connection,
+  server: ServerInfo,
+  accumulator: DigestDeltaAccumulator,
+  options: DigestDeltaOptions = {},
+): Promise<DigestDelta> {
+  const changed = accumulator.activeRows().filter((row) => row.digest !== null);
   let maxSqlTextLength: number | undefined;
   try {
     const texts = await readTexts(connection, [...new Set(changed.map((row) => row.digest!))], 'DIGEST_TEXT');
-    const withTexts: DigestSnapshot = {
-      ...after,
-      rows: after.rows.map((row) => ({
-        ...row,
-        digestText:
-          (texts.get(`${row.schema ?? ''}\u0001${row.digest}`)?.DIGEST_TEXT as string | undefined) ?? null,
-      })),
-    };
     if (server.capabilities.digestQuerySample) {
       const [vars] = await connection.query<RowDataPacket[]>(
         `SELECT ${CAPTURE_MARKER} @@GLOBAL.performance_schema_max_sql_text_length AS max_sql`,
       );
       maxSqlTextLength = toNumber(vars[0]?.max_sql);
     }
-    const delta = computeDigestDelta(before, withTexts, {
-      ...options,
-      ...(maxSqlTextLength === undefined ? {} : { maxSqlTextLength }),
-    });
+    const delta = accumulator.result(
+      { ...options, ...(maxSqlTextLength === undefined ? {} : { maxSqlTextLength }) },
+      (row) => ({
+        digestText:
+          (texts.get(`${row.schema ?? ''}\u0001${row.digest}`)?.DIGEST_TEXT as string | undefined) ?? null,
+      }),
+    );
     if (server.capabilities.digestQuerySample && delta.classes.length > 0) {
       const samples = await readTexts(
         connection,
@@ -273,17 +277,48 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** Snapshot, wait `seconds` (or until `signal`), snapshot, delta. */
+/** Default time between the snapshots of a window (see captureDigestWindow). */
+export const DEFAULT_POLL_SECONDS = 2;
+
+/**
+ * Snapshots every `pollSeconds` (default 2) for `seconds` (or until `signal`), then the delta.
+ * Polling is what keeps a window exact when rows are reset in between (TRUNCATE, a full table
+ * dropping rows, a restart): each interval is subtracted on its own, so only what a reset digest
+ * ran between the last snapshot and the reset is unknown (the result's notes say when).
+ * `reconnect` is called when the connection was lost (a server restart) to go on polling.
+ */
 export async function captureDigestWindow(
   connection: Connection,
   server: ServerInfo,
   seconds: number,
-  options: DigestDeltaOptions & SnapshotOptions & { signal?: AbortSignal } = {},
+  options: DigestDeltaOptions &
+    SnapshotOptions & {
+      signal?: AbortSignal;
+      pollSeconds?: number;
+      reconnect?: () => Promise<Connection>;
+    } = {},
 ): Promise<DigestDelta> {
-  const before = await takeDigestSnapshot(connection, server, options);
-  await sleep(seconds * 1000, options.signal);
-  const after = await takeDigestSnapshot(connection, server, options);
-  return digestDelta(connection, server, before, after, options);
+  let current = connection;
+  const accumulator = new DigestDeltaAccumulator(await takeDigestSnapshot(current, server, options));
+  const end = Date.now() + seconds * 1000;
+  const poll = Math.max(0.1, options.pollSeconds ?? DEFAULT_POLL_SECONDS) * 1000;
+  for (;;) {
+    const left = end - Date.now();
+    if (left <= 0) break;
+    await sleep(Math.min(poll, left), options.signal);
+    try {
+      accumulator.add(await takeDigestSnapshot(current, server, options));
+    } catch (error) {
+      if (
+        !options.reconnect ||
+        (!isConnectionLostError(error) && !isConnectionLostError((error as { cause?: unknown }).cause))
+      )
+        throw error;
+      current = await options.reconnect();
+      accumulator.add(await takeDigestSnapshot(current, server, options));
+    }
+  }
+  return accumulatedDelta(current, server, accumulator, options);
 }
 
 // ------------------------------------------------------------------------------------------

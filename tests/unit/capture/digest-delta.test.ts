@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   computeDigestDelta,
+  DigestDeltaAccumulator,
   digestCounterColumns,
   picosToMs,
   type DigestCounter,
@@ -166,5 +167,73 @@ describe('computeDigestDelta', () => {
     expect([picosToMs(12_345_678_901_234_567_890n), picosToMs(1_500_000n), picosToMs(0n)]).toEqual([
       12345678901.235, 0.002, 0,
     ]);
+  });
+});
+
+describe('DigestDeltaAccumulator: resets between polls', () => {
+  const counts = (delta: ReturnType<DigestDeltaAccumulator['result']>) =>
+    Object.fromEntries(delta.classes.map((c) => [c.digest, [c.count, c.status]]));
+
+  it('adds the activity before a TRUNCATE to the activity after it, per row', () => {
+    const acc = new DigestDeltaAccumulator(
+      snapshot(2000, 500, [row('a', { count: 10 }), row('b', { count: 4 }), row('c', { count: 1 })]),
+    );
+    acc.add(snapshot(2002, 502, [row('a', { count: 15 }), row('b', { count: 6 }), row('c', { count: 1 })]));
+    // TRUNCATE at ~2003: 'a' ran 3 times since (counter went down, newer FIRST_SEEN); 'b' ran 9
+    // times since (counter higher than before: only FIRST_SEEN tells); 'c' did not run again.
+    acc.add(
+      snapshot(2004, 504, [
+        row('a', { count: 3 }, { firstSeen: 2003.25 }),
+        row('b', { count: 9 }, { firstSeen: 2003.5 }),
+      ]),
+    );
+    acc.add(
+      snapshot(2006, 506, [
+        row('a', { count: 4 }, { firstSeen: 2003.25 }),
+        row('b', { count: 9 }, { firstSeen: 2003.5 }),
+      ]),
+    );
+    const delta = acc.result();
+    expect(counts(delta)).toEqual({ a: [5 + 4, 'reset'], b: [2 + 9, 'reset'] });
+    expect(delta.notes.map((n) => n.code)).toEqual(['counters-reset', 'digests-disappeared']);
+    expect(delta.notes[0]!.message).toContain('2 digest(s) were reset');
+    // Two snapshots around the same TRUNCATE cannot see 'b' ran before it: only after.
+    const two = computeDigestDelta(
+      snapshot(2000, 500, [row('b', { count: 4 })]),
+      snapshot(2004, 504, [row('b', { count: 9 }, { firstSeen: 2003.5 })]),
+    );
+    expect(counts(two)).toEqual({ b: [9, 'reset'] });
+  });
+
+  it('a row gone from one poll and back with an old FIRST_SEEN (MariaDB seconds) counts from zero', () => {
+    const acc = new DigestDeltaAccumulator(snapshot(2000, 500, [row('a', { count: 4 })]));
+    acc.add(snapshot(2001, 501, [row('a', { count: 6 })]));
+    acc.add(snapshot(2002, 502, [])); // truncated
+    acc.add(snapshot(2003, 503, [row('a', { count: 3 }, { firstSeen: 1000 })]));
+    expect(counts(acc.result())).toEqual({ a: [2 + 3, 'reset'] });
+  });
+
+  it('a restart between polls: counted since the restart, with a note', () => {
+    const acc = new DigestDeltaAccumulator(snapshot(2000, 500, [row('a', { count: 4 })]));
+    acc.add(snapshot(2002, 502, [row('a', { count: 7 })]));
+    acc.add(snapshot(2010, 3, [row('a', { count: 2 }, { firstSeen: 2008 })]));
+    const delta = acc.result();
+    expect(counts(delta)).toEqual({ a: [3 + 2, 'reset'] });
+    expect(delta.serverRestarted).toBe(true);
+    expect(delta.notes.map((n) => n.code)).toContain('server-restarted');
+  });
+
+  it('clamps the lifetime p95/p99 (histogram bucket bounds) to MAX_TIMER_WAIT', () => {
+    const delta = computeDigestDelta(
+      snapshot(2000, 500, [row('a', { count: 1 })]),
+      snapshot(2001, 501, [
+        row(
+          'a',
+          { count: 2 },
+          { maxTimerWait: 1_000_000_000n, quantile95: 1_047_128_548n, quantile99: 1_096_478_196n },
+        ),
+      ]),
+    );
+    expect(delta.classes[0]!.lifetime).toMatchObject({ maxMs: 1, p95Ms: 1, p99Ms: 1 });
   });
 });

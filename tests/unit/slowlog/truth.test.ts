@@ -145,6 +145,25 @@ describe('slow-log reading where pt-query-digest is wrong', () => {
     });
   });
 
+  it('median and p95 stay within [min, max] (pt prints bucket values outside it)', () => {
+    const log = ['0.000150', '0.000151', '0.000152']
+      .map((t, i) => event('SELECT 1', i + 1).replace('Query_time: 0.000100', `Query_time: ${t}`))
+      .join('');
+    const stats = (ptCompatible: boolean) => {
+      const digest = createDigest({ ptCompatible });
+      const parser = createSlowLogParser({ onEvent: digest.add, ptCompatible });
+      parser.push(log);
+      parser.end();
+      return digest.result().classes[0]!.queryTime!;
+    };
+    const ours = stats(false);
+    expect(ours.min).toBe(0.00015);
+    expect(ours.p95).toBeGreaterThanOrEqual(ours.min);
+    expect(ours.p95).toBeLessThanOrEqual(ours.max);
+    expect(ours.median).toBeGreaterThanOrEqual(ours.min);
+    expect(stats(true).p95).toBeLessThan(0.00015); // pt's bucket value, below every value seen
+  });
+
   describe('a record longer than maxRecordLength is an event, streamed', () => {
     const limit = 2000;
     const cases = [
