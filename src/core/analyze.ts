@@ -20,6 +20,8 @@ import { sessionSqlModeAfter } from './sqlmode/modes.js';
 import { unknownTableNote } from './sqlmode/statement.js';
 import { findTable } from './model/schema.js';
 import { isNode } from './sql/ast.js';
+import type { StatementSlice } from './sql/split.js';
+import { TOO_COMPLEX } from './sql/limits.js';
 import { designFor } from './indexing/design.js';
 import { schemaAfterAlter } from './schema/alter.js';
 import { schemaFromDdl } from './schema/ddl.js';
@@ -71,10 +73,29 @@ export function analyze(text: string, options: AnalyzeOptions): AnalysisReport {
   // A `SET sql_mode = '…'` in the script changes the session mode for the statements after it.
   let server = options.server;
   splitStatements(text).forEach((slice, index) => {
+    try {
+      analyzeStatement(slice, index);
+    } catch (error) {
+      // Input deeper than a walker's recursion: a documented per-statement error, never a crash.
+      if (!(error instanceof RangeError)) throw error;
+      report.statements = report.statements.filter((statement) => statement.index !== index);
+      report.errors.push({
+        index,
+        code: TOO_COMPLEX,
+        message: `${TOO_COMPLEX}: the statement is too complex to analyse (its expressions nest deeper than the analyser can follow). Split it, or move long OR lists into IN (…) lists.`,
+        line: slice.line,
+        column: slice.column,
+      });
+    }
+  });
+  return report;
+
+  function analyzeStatement(slice: StatementSlice, index: number): void {
     const parsed = parseStatement(slice.sql, options.server.flavor);
     if (!parsed.ok) {
       report.errors.push({
         index,
+        ...(parsed.code ? { code: parsed.code } : {}),
         message: parsed.message,
         line: slice.line + parsed.line - 1,
         column: parsed.line === 1 ? slice.column + parsed.column - 1 : parsed.column,
@@ -179,8 +200,7 @@ export function analyze(text: string, options: AnalyzeOptions): AnalysisReport {
     if (nextMode !== undefined) server = { ...server, sqlMode: { ...server.sqlMode, session: nextMode } };
     statement.findings.sort((a, b) => a.line - b.line || a.column - b.column || a.rule.localeCompare(b.rule));
     report.statements.push(statement);
-  });
-  return report;
+  }
 }
 
 /**

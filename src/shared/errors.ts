@@ -8,6 +8,10 @@ export const errorCodes = [
   'TIMEOUT',
   'PRIVILEGE_MISSING',
   'PARSE_FAILED',
+  /** A statement beyond the documented limits of nesting (docs/parsing.md, "Limits"). */
+  'INPUT_TOO_COMPLEX',
+  /** An input larger than a documented size limit (docs/parsing.md, "Limits"). */
+  'INPUT_TOO_LARGE',
   'SERVER_ERROR',
   'NOT_FOUND',
   'INVALID_INPUT',

@@ -79,6 +79,11 @@ export interface StatementReport {
 
 export interface StatementError {
   index: number;
+  /**
+   * `INPUT_TOO_COMPLEX` when the statement is beyond the documented limits (docs/parsing.md) rather
+   * than invalid; absent for syntax errors.
+   */
+  code?: 'INPUT_TOO_COMPLEX';
   message: string;
   line: number;
   column: number;

@@ -1,5 +1,12 @@
 // Parsing one statement with node-sql-parser in the flavor's dialect; errors become data, not exceptions.
 
+import {
+  collapseRedundantParentheses,
+  MAX_NESTING_DEPTH,
+  nestingDepth,
+  rebalanceBooleanChains,
+  TOO_COMPLEX,
+} from './limits.js';
 import mysqlBuild from 'node-sql-parser/build/mysql.js';
 import mariadbBuild from 'node-sql-parser/build/mariadb.js';
 import type { Flavor } from '../flavors/capabilities.js';
@@ -10,7 +17,14 @@ import type { AstNode } from './ast.js';
 
 export type ParseResult =
   | { ok: true; ast: AstNode; dialect: 'MySQL' | 'MariaDB'; tolerated?: ToleratedFacts }
-  | { ok: false; message: string; line: number; column: number };
+  | {
+      ok: false;
+      message: string;
+      line: number;
+      column: number;
+      /** Set when the statement is beyond the documented limits (docs/parsing.md), not invalid. */
+      code?: typeof TOO_COMPLEX;
+    };
 
 type ParserInstance = {
   astify(sql: string, options: object): unknown;
@@ -88,12 +102,49 @@ function astify(sql: string, dialect: 'MySQL' | 'MariaDB'): AstNode | undefined 
  * `tolerated` facts, positions unchanged (rule LCK001 reads the locking clauses from there).
  */
 export function parseStatement(sql: string, flavor: Flavor): ParseResult {
+  // Deep input (docs/parsing.md, "Limits"): redundant parentheses blanked, long boolean chains
+  // balanced, and what is still too deep for the grammar's recursion reported as such.
+  const text = collapseRedundantParentheses(sql);
+  if (text !== sql) {
+    const depth = nestingDepth(text);
+    if (depth > MAX_NESTING_DEPTH) return tooComplex(`${depth} levels of parentheses`);
+  }
+  const result = parseText(text, flavor);
+  if (result.ok && manyBooleanOperators(text)) rebalanceBooleanChains(result.ast);
+  return result;
+}
+
+function tooComplex(what: string): ParseResult {
+  return {
+    ok: false,
+    code: TOO_COMPLEX,
+    message: `${TOO_COMPLEX}: the statement is too complex to analyse (${what}; the limit is ${MAX_NESTING_DEPTH} levels of nesting). Split it, or move long OR lists into IN (…) lists.`,
+    line: 1,
+    column: 1,
+  };
+}
+
+function manyBooleanOperators(sql: string): boolean {
+  if (sql.length < 1000) return false;
+  let count = 0;
+  const pattern = /\b(?:or|and|xor)\b|\|\||&&/gi;
+  while (pattern.exec(sql) !== null) if (++count > 128) return true;
+  return false;
+}
+
+/** A stack overflow in the grammar's recursion (the input is deep, not invalid). */
+function isStackOverflow(error: unknown): boolean {
+  return error instanceof RangeError && /call stack/i.test(error.message);
+}
+
+function parseText(sql: string, flavor: Flavor): ParseResult {
   const dialect = dialectFor(flavor);
   if (dialect === 'MariaDB') {
     try {
       const ast = astify(sql, 'MySQL');
       if (ast) return { ok: true, ast, dialect };
-    } catch {
+    } catch (error) {
+      if (isStackOverflow(error)) return tooComplex('nesting deeper than the parser can follow');
       // The MariaDB grammar reads `UPDATE IGNORE t` as table IGNORE aliased t: tolerate first.
       const tolerated = parseTolerantly(sql, (text) => astify(text, 'MySQL'), { lockingReads: true });
       if (tolerated) return { ok: true, dialect, ...tolerated };
@@ -104,6 +155,7 @@ export function parseStatement(sql: string, flavor: Flavor): ParseResult {
     if (!ast) return { ok: false, message: 'Empty statement', line: 1, column: 1 };
     return { ok: true, ast, dialect };
   } catch (error) {
+    if (isStackOverflow(error)) return tooComplex('nesting deeper than the parser can follow');
     const tolerated = parseTolerantly(sql, (text) => astify(text, dialect), { lockingReads: true });
     if (tolerated) return { ok: true, dialect, ...tolerated };
     return { ok: false, ...describeParseError(error, sql) };

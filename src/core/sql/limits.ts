@@ -1,0 +1,166 @@
+// Limits of what one statement may hold, and the two rewrites that keep deep input inside them
+// without changing what the statement means. See docs/parsing.md, "Limits".
+//
+// node-sql-parser's grammar and every AST walker of the advisor recurse: 2,500 nested parentheses
+// overflow the parser's stack (the servers accept 10,000), and a WHERE of 20,000 ORs parses into a
+// left-deep chain 20,000 nodes deep that overflows the walkers. So, before the parse, parentheses
+// that only wrap another parenthesised group are blanked (offsets kept), and after it, long AND/OR/XOR
+// chains are rebuilt as balanced trees (same operator, same operand order, same printed SQL). What is
+// still too deep gets the documented INPUT_TOO_COMPLEX error instead of a stack overflow.
+
+import { isNode, type AstNode } from './ast.js';
+
+/** Parenthesis nesting a statement may have after redundant pairs are removed. */
+export const MAX_NESTING_DEPTH = 1000;
+/** Nesting at which redundant pairs start to be removed (below it the text is parsed as written). */
+const COLLAPSE_FROM_DEPTH = 100;
+/** Boolean chains longer than this are rebalanced after the parse. */
+const REBALANCE_FROM_TERMS = 128;
+
+/** The documented error code of a statement beyond the limits (also in src/shared/errors.ts). */
+export const TOO_COMPLEX = 'INPUT_TOO_COMPLEX' as const;
+
+/** Matching parenthesis pairs of code (strings, quoted names and comments skipped) and the deepest nesting. */
+function parenthesisPairs(sql: string): { open: number[]; close: number[]; depth: number } {
+  const open: number[] = [];
+  const close: number[] = [];
+  const stack: number[] = [];
+  let depth = 0;
+  const length = sql.length;
+  for (let index = 0; index < length; index++) {
+    const code = sql.charCodeAt(index);
+    if (code === 40 /* ( */) {
+      stack.push(index);
+      if (stack.length > depth) depth = stack.length;
+    } else if (code === 41 /* ) */) {
+      const start = stack.pop();
+      if (start !== undefined) {
+        open.push(start);
+        close.push(index);
+      }
+    } else if (code === 39 || code === 34 || code === 96) {
+      index = quotedEnd(sql, index, code);
+    } else if (code === 35 || (code === 45 && sql.charCodeAt(index + 1) === 45)) {
+      const end = sql.indexOf('\n', index);
+      index = end === -1 ? length : end;
+    } else if (code === 47 && sql.charCodeAt(index + 1) === 42 && sql.charCodeAt(index + 2) !== 33) {
+      const end = sql.indexOf('*/', index + 2);
+      index = end === -1 ? length : end + 1;
+    }
+  }
+  return { open, close, depth };
+}
+
+function quotedEnd(sql: string, index: number, quote: number): number {
+  for (let cursor = index + 1; cursor < sql.length; cursor++) {
+    const code = sql.charCodeAt(cursor);
+    if (code === 92 /* \ */ && quote !== 96) cursor++;
+    else if (code === quote) {
+      if (sql.charCodeAt(cursor + 1) === quote) cursor++;
+      else return cursor;
+    }
+  }
+  return sql.length;
+}
+
+/** Deepest parenthesis nesting of a statement's code. */
+export function nestingDepth(sql: string): number {
+  return parenthesisPairs(sql).depth;
+}
+
+/**
+ * `((( a = 1 )))` → `(   a = 1   )`: a pair whose only content is another parenthesised group is
+ * redundant; the inner pair is blanked with spaces (so offsets, lines and columns stay), which also
+ * keeps `f((a))` a function call. Returns the text unchanged when nesting is below 100.
+ */
+export function collapseRedundantParentheses(sql: string): string {
+  const { open, close, depth } = parenthesisPairs(sql);
+  if (depth < COLLAPSE_FROM_DEPTH) return sql;
+  const matchOf = new Map<number, number>();
+  for (let i = 0; i < open.length; i++) matchOf.set(open[i]!, close[i]!);
+  const chars = sql.split('');
+  const isBlank = (code: number) => code === 32 || code === 9 || code === 10 || code === 13;
+  for (let i = 0; i < open.length; i++) {
+    const outerOpen = open[i]!;
+    const outerClose = close[i]!;
+    let innerOpen = outerOpen + 1;
+    while (innerOpen < outerClose && isBlank(sql.charCodeAt(innerOpen))) innerOpen++;
+    let innerClose = outerClose - 1;
+    while (innerClose > innerOpen && isBlank(sql.charCodeAt(innerClose))) innerClose--;
+    if (sql.charCodeAt(innerOpen) === 40 && matchOf.get(innerOpen) === innerClose) {
+      chars[innerOpen] = ' ';
+      chars[innerClose] = ' ';
+    }
+  }
+  return chars.join('');
+}
+
+const BOOLEAN = new Set(['AND', 'OR', 'XOR', '&&', '||']);
+
+/**
+ * Rebuilds AND/OR/XOR chains of more than 128 terms (the grammar builds them left-deep, one level per
+ * term) as balanced trees of the same operator over the same terms in the same order. A group in
+ * parentheses is a term of its own, so the printed SQL is unchanged. Iterative: no recursion on depth.
+ */
+export function rebalanceBooleanChains(ast: unknown): void {
+  const stack: unknown[] = [ast];
+  const seen = new Set<object>();
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (Array.isArray(value)) {
+      for (const item of value) if (item && typeof item === 'object') stack.push(item);
+      continue;
+    }
+    if (!isNode(value) || seen.has(value)) continue;
+    seen.add(value);
+    if (value.type === 'binary_expr' && BOOLEAN.has(String(value.operator).toUpperCase())) {
+      const terms = chainTerms(value);
+      if (terms.length > REBALANCE_FROM_TERMS) {
+        const balanced = balance(terms, value);
+        value.left = balanced.left;
+        value.right = balanced.right;
+      }
+      for (const term of terms) stack.push(term);
+      continue;
+    }
+    for (const key in value) {
+      if (key === 'loc') continue;
+      const child = value[key];
+      if (child && typeof child === 'object') stack.push(child);
+    }
+  }
+}
+
+/** The terms of a chain of one operator, left to right (parenthesised groups are terms). */
+function chainTerms(root: AstNode): unknown[] {
+  const operator = String(root.operator).toUpperCase();
+  const terms: unknown[] = [];
+  const pending: unknown[] = [root];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (
+      isNode(node) &&
+      node.type === 'binary_expr' &&
+      String(node.operator).toUpperCase() === operator &&
+      (node === root || !node.parentheses)
+    ) {
+      pending.push(node.right, node.left);
+    } else terms.push(node);
+  }
+  return terms;
+}
+
+function balance(terms: unknown[], template: AstNode): AstNode {
+  const build = (from: number, to: number): unknown => {
+    if (to - from === 1) return terms[from];
+    const middle = (from + to) >> 1;
+    return {
+      type: 'binary_expr',
+      operator: template.operator,
+      left: build(from, middle),
+      right: build(middle, to),
+      ...(template.loc ? { loc: template.loc } : {}),
+    };
+  };
+  return build(0, terms.length) as AstNode;
+}
