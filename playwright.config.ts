@@ -1,4 +1,5 @@
 // Playwright e2e config: Debian's Chromium against web mode (`node scripts/web.mjs`), one worker.
+import os from 'node:os';
 import { defineConfig } from '@playwright/test';
 import { e2ePort, e2eToken } from './tests/e2e/helpers/env.js';
 
@@ -43,7 +44,9 @@ export default defineConfig({
   webServer: externalBaseUrl
     ? undefined
     : {
-        command: `node scripts/web.mjs --port ${e2ePort}`,
+        // The specs type paths of fixtures and of their own temp files, as a user who started web mode
+        // with --allow-dir for those folders; other files are refused (tests/security/files.test.ts).
+        command: `node scripts/web.mjs --port ${e2ePort} --allow-dir tests/fixtures --allow-dir ${JSON.stringify(os.tmpdir())}`,
         url: `${baseURL}/`,
         reuseExistingServer: false,
         timeout: 180_000,

@@ -18,6 +18,8 @@ import { createDdlHandlers } from './handlers/ddl.js';
 import type { ProfileService } from './services/profiles.js';
 import { createConnectionStatusHandlers } from './handlers/connection-status.js';
 import { WorkspaceSessions } from './services/workspace-sessions.js';
+import { FileGrants } from './services/file-grants.js';
+import { createFilesHandlers } from './handlers/files.js';
 
 export interface Services {
   connections: ConnectionService;
@@ -30,11 +32,22 @@ export interface Services {
   profiles?: ProfileService;
   /** Open workspaces per profile, shared by the workspace and locks areas; created when absent. */
   workspaces?: WorkspaceSessions;
+  /** Files the user chose (dialog, upload, --allow-dir); absent = none, every path is refused. */
+  files?: FileGrants;
+  /** Electron: the native open/save dialog in main (files.choose); absent in web mode. */
+  chooseFiles?: (request: ChooseFilesRequest) => Promise<string[]>;
+}
+
+/** What files.choose asks the native dialog for. */
+export interface ChooseFilesRequest {
+  purpose: 'slowlog' | 'workspace-open' | 'workspace-save';
+  multiple?: boolean;
 }
 
 /** Build the handlers; a missing method is a compile error (AdvisorApi). */
 export function createHandlers(services: Services): AdvisorApi {
   const { connections } = services;
+  services.files ??= new FileGrants();
   services.workspaces ??= new WorkspaceSessions(
     services.userDataDir ? { userDataDir: services.userDataDir } : {},
   );
@@ -84,5 +97,6 @@ export function createHandlers(services: Services): AdvisorApi {
     ...createConnectionStatusHandlers(services),
     ...createSchemaHandlers(services),
     ...createDdlHandlers(services),
+    ...createFilesHandlers(services),
   };
 }

@@ -16,6 +16,7 @@ import { profilesSchemas, type ProfilesApi } from './api/profiles.js';
 import { connectionStatusSchemas, type ConnectionStatusApi } from './api/connection-status.js';
 import { schemaSchemas, type SchemaApi } from './api/schema.js';
 import { ddlSchemas, type DdlApi } from './api/ddl.js';
+import { filesSchemas, type FilesApi } from './api/files.js';
 
 export { apiMethods, type ApiMethod };
 
@@ -78,6 +79,7 @@ export const requestSchemas = {
   ...connectionStatusSchemas,
   ...schemaSchemas,
   ...ddlSchemas,
+  ...filesSchemas,
 } as const satisfies Record<ApiMethod, z.ZodType>;
 
 export interface AppInfo {
@@ -105,7 +107,8 @@ export interface AdvisorApi
     ProfilesApi,
     ConnectionStatusApi,
     SchemaApi,
-    DdlApi {
+    DdlApi,
+    FilesApi {
   'app.info'(request?: Record<string, never>): Promise<AppInfo>;
   'connection.open'(request: ConnectionParams): Promise<OpenResult>;
   'connection.close'(request: { connectionId: string }): Promise<void>;

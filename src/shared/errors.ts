@@ -18,6 +18,8 @@ export const errorCodes = [
   'UNSUPPORTED',
   'CANCELLED',
   'CONSENT_REQUIRED',
+  /** The request names a file the user did not choose (docs/security.md, "Files"). */
+  'FORBIDDEN',
   'INTERNAL',
 ] as const;
 

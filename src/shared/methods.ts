@@ -41,6 +41,7 @@ export const apiMethods = [
   'profiles.test',
   'profiles.connect',
   'ddl.apply',
+  'files.choose',
 ] as const;
 export type ApiMethod = (typeof apiMethods)[number];
 

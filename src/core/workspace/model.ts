@@ -316,7 +316,8 @@ export function parseWorkspace(text: string): WorkspaceParseResult {
       ok: false,
       problem: {
         kind: 'corrupt',
-        message: `The workspace file is not valid JSON (${error instanceof Error ? error.message : String(error)}). It was left unchanged; restore it from a backup or start a new workspace.`,
+        // Never the parser's message: it quotes the text, and the file may not be a workspace at all.
+        message: `The workspace file is not valid JSON${jsonErrorPosition(error)}. It was left unchanged; restore it from a backup or start a new workspace.`,
       },
     };
   }
@@ -619,4 +620,10 @@ function deadlockEntrySchema() {
       })
       .passthrough(),
   });
+}
+
+/** " (at position N)" from a JSON.parse error, without the text it quotes. */
+function jsonErrorPosition(error: unknown): string {
+  const position = /position (\d+)/.exec(error instanceof Error ? error.message : '')?.[1];
+  return position ? ` (at position ${position})` : '';
 }

@@ -4,6 +4,7 @@ import { topClassesFromDigest } from '../../core/capture/index.js';
 import type { CaptureApi } from '../../shared/api/capture.js';
 import { AdvisorError } from '../../shared/errors.js';
 import type { Services } from '../handlers.js';
+import { FileGrants } from '../services/file-grants.js';
 import { CaptureService, digestDelta, readDigestHistogram, takeDigestSnapshot } from '../services/capture.js';
 import { digestSlowLogFiles } from '../services/slowlog-file.js';
 import { readSlowLogTable, slowLogTableEnd } from '../services/slowlog-table.js';
@@ -17,6 +18,7 @@ export function createCaptureHandlers(services: Services): CaptureApi {
   const { connections } = services;
   // Shared with the event channels (main/events.ts), which watch the same jobs.
   const capture = (services.capture ??= new CaptureService());
+  const files = services.files ?? new FileGrants();
   return {
     async 'capture.snapshot'(request) {
       const { connection, server } = connections.get(request.connectionId);
@@ -92,11 +94,15 @@ export function createCaptureHandlers(services: Services): CaptureApi {
       return { jobId, plan };
     },
     async 'digest.start'(request) {
+      // Only files the user chose (a dialog or upload grant, or under --allow-dir): FORBIDDEN otherwise.
+      const chosen = request.paths.map((ref) => files.resolve(ref, 'read'));
+      const paths = chosen.map((file) => file.path);
+      const names = new Map(chosen.map((file) => [file.path, file.name]));
       const jobId = capture.startJob('digest', async (signal, progress) => {
         // The timeline is a second, light pass over the same files (see slowlog-timeline.ts); a
         // failure there only leaves the chart out, the digest reports file errors itself.
-        const timeline = scanSlowLogTimeline(request.paths, { signal }).catch(() => null);
-        const result = await digestSlowLogFiles(request.paths, {
+        const timeline = scanSlowLogTimeline(paths, { signal }).catch(() => null);
+        const digested = await digestSlowLogFiles(paths, {
           signal,
           onProgress: (p) =>
             progress({
@@ -108,6 +114,16 @@ export function createCaptureHandlers(services: Services): CaptureApi {
           ...(request.orderBy ? { orderBy: request.orderBy } : {}),
           ...(request.limit ? { limit: request.limit } : {}),
         });
+        const result = {
+          ...digested,
+          source: {
+            ...digested.source,
+            files: digested.source.files.map((file) => ({
+              ...file,
+              path: names.get(file.path) ?? file.path,
+            })),
+          },
+        };
         return {
           ...result,
           ...(request.view === 'top' ? { classes: topClassesFromDigest(result) } : {}),

@@ -18,6 +18,7 @@ import { loadSchema } from '../services/schema.js';
 import { readDdlEnvironment, readTableStats } from '../services/environment.js';
 import { loadWorkspace, saveWorkspace } from '../services/workspace-store.js';
 import { WorkspaceSessions } from '../services/workspace-sessions.js';
+import { FileGrants } from '../services/file-grants.js';
 
 export function createWorkspaceHandlers(services: Services): WorkspaceApi {
   const { connections } = services;
@@ -26,6 +27,8 @@ export function createWorkspaceHandlers(services: Services): WorkspaceApi {
     services.workspaces ??
     new WorkspaceSessions(services.userDataDir ? { userDataDir: services.userDataDir } : {});
   const current = (profileId: string) => sessions.current(profileId);
+  /** Only files the user chose (dialog grant, or under --allow-dir): FORBIDDEN otherwise. */
+  const files = services.files ?? new FileGrants();
 
   async function persist(entry: { path: string; workspace: Workspace }): Promise<WorkspaceReply> {
     await sessions.persist(entry);
@@ -67,10 +70,11 @@ export function createWorkspaceHandlers(services: Services): WorkspaceApi {
       );
       return { ...(await persist(entry)), item };
     },
-    async 'workspace.saveAs'({ profileId = 'offline', path }) {
+    async 'workspace.saveAs'({ profileId = 'offline', path: ref }) {
+      const file = files.resolve(ref, 'write');
       const entry = await current(profileId);
-      await saveWorkspace(path, entry.workspace);
-      return { workspace: entry.workspace, path };
+      await saveWorkspace(file.path, entry.workspace);
+      return { workspace: entry.workspace, path: file.name };
     },
     async 'workspace.setRuleDisabled'({ profileId = 'offline', rule, disabled }) {
       const entry = await current(profileId);
@@ -78,11 +82,13 @@ export function createWorkspaceHandlers(services: Services): WorkspaceApi {
         return { workspace: entry.workspace, path: entry.path };
       return persist(entry);
     },
-    async 'workspace.open'({ profileId = 'offline', path }) {
-      const { workspace } = await loadWorkspace(path);
-      const entry = { path, workspace };
+    async 'workspace.open'({ profileId = 'offline', path: ref }) {
+      // Opened for reading and, as the profile's workspace from now on, for saving.
+      const file = files.resolve(ref, 'read');
+      const { workspace } = await loadWorkspace(file.path);
+      const entry = { path: file.path, workspace };
       sessions.set(profileId, entry);
-      return { workspace, path };
+      return { workspace, path: file.name };
     },
     async 'export.preview'({ profileId = 'offline', connectionId, ...options }) {
       const entry = await current(profileId);

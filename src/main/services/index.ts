@@ -1,7 +1,8 @@
 // Wires the services used by every face (Electron, web mode, CLI).
 
 import path from 'node:path';
-import type { Services } from '../handlers.js';
+import type { ChooseFilesRequest, Services } from '../handlers.js';
+import { FileGrants } from './file-grants.js';
 import { NO_KEYCHAIN_REASON } from '../handlers/profiles.js';
 import { CaptureService } from './capture.js';
 import { ConnectionService } from './connection.js';
@@ -15,6 +16,10 @@ export interface ServiceOptions {
   userDataDir?: string;
   /** Electron's `safeStorage`; without it passwords are never stored and the app asks each time. */
   safeStorage?: SafeStorageLike;
+  /** Folders the user named at start (web mode `--allow-dir`): typed paths inside them are allowed. */
+  allowDirs?: readonly string[];
+  /** Electron: main's native file dialog (files.choose); the only other way a handler gets a file. */
+  chooseFiles?: (request: ChooseFilesRequest) => Promise<string[]>;
 }
 
 /** Plain constructors, no DI container. */
@@ -33,6 +38,8 @@ export function createServices(mode: 'electron' | 'web', options: ServiceOptions
       connections,
     ),
     app: { name: APP_NAME, version: APP_VERSION, mode },
+    files: new FileGrants({ roots: options.allowDirs ?? [] }),
+    ...(options.chooseFiles ? { chooseFiles: options.chooseFiles } : {}),
     ...(options.userDataDir ? { userDataDir: options.userDataDir } : {}),
   };
 }

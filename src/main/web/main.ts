@@ -15,10 +15,18 @@ interface WebFlags {
   host: string;
   hostExplicit: boolean;
   open: boolean;
+  /** Folders whose files may be typed as paths in the UI (otherwise files are uploaded). */
+  allowDirs: string[];
 }
 
 function parseFlags(argv: readonly string[]): WebFlags {
-  const flags: WebFlags = { port: 5170, host: '127.0.0.1', hostExplicit: false, open: !process.env.CI };
+  const flags: WebFlags = {
+    port: 5170,
+    host: '127.0.0.1',
+    hostExplicit: false,
+    open: !process.env.CI,
+    allowDirs: [],
+  };
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index];
     const next = () => {
@@ -31,9 +39,14 @@ function parseFlags(argv: readonly string[]): WebFlags {
     else if (arg === '--host') {
       flags.host = next();
       flags.hostExplicit = true;
-    } else if (arg === '--no-open') flags.open = false;
+    } else if (arg === '--allow-dir') flags.allowDirs.push(next());
+    else if (arg === '--no-open') flags.open = false;
     else if (arg === '--help' || arg === '-h') {
-      process.stdout.write('Usage: npm run web [-- --port N] [--host ADDRESS] [--no-open]\n');
+      process.stdout.write(
+        'Usage: npm run web [-- --port N] [--host ADDRESS] [--no-open] [--allow-dir FOLDER]...\n' +
+          '  --allow-dir FOLDER  paths typed in the UI may name files inside FOLDER (repeatable);\n' +
+          '                      other files are picked with "Choose file…" and uploaded\n',
+      );
       process.exit(0);
     } else throw new Error(`Unknown option ${arg}`);
   }
@@ -50,7 +63,7 @@ async function main(): Promise<void> {
       `WARNING: binding ${flags.host}: anyone who can reach this address and knows the token can use your connections.\n`,
     );
   }
-  const services = createServices('web');
+  const services = createServices('web', { allowDirs: flags.allowDirs });
   const handlers = createHandlers(services);
   const events = createEventHandlers(services);
   const staticDir = path.join(__dirname, '..', 'renderer');
@@ -60,6 +73,7 @@ async function main(): Promise<void> {
     staticDir,
     port: flags.port,
     host: flags.host,
+    ...(services.files ? { files: services.files } : {}),
     ...(process.env.SARGABLE_WEB_TOKEN ? { token: process.env.SARGABLE_WEB_TOKEN } : {}),
   });
   // The printed link carries a one-time code (stdout is not argv); it works once, then the browser

@@ -13,7 +13,10 @@
  */
 
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import type { AdvisorApi } from '../../shared/api.js';
@@ -21,6 +24,7 @@ import { dispatch } from '../dispatch.js';
 import type { EventHandlers } from '../../shared/events.js';
 import { streamEvents } from './events.js';
 import { RENDERER_CSP_HEADER } from '../../shared/csp.js';
+import type { FileGrants } from '../services/file-grants.js';
 
 export interface WebServerOptions {
   handlers: AdvisorApi;
@@ -36,6 +40,10 @@ export interface WebServerOptions {
   maxBodyBytes?: number;
   /** How long an unused login code stays valid (ms, default 10 minutes). */
   codeTtlMs?: number;
+  /** Grants for uploaded files (POST /upload); without it uploads are refused. */
+  files?: FileGrants;
+  /** Largest accepted upload (bytes, default 8 GiB). */
+  maxUploadBytes?: number;
 }
 
 export interface RunningWebServer {
@@ -101,7 +109,7 @@ export function refusal(
   if (!authorities.has(host))
     return {
       status: 403,
-      code: 'FORBIDDEN_HOST',
+      code: 'FORBIDDEN',
       message: `Host "${host.slice(0, 100)}" is not this bridge; open it as http://${[...authorities][0]}/.`,
     };
   const origin = headerValue(headers.origin);
@@ -109,11 +117,11 @@ export function refusal(
   if (origin !== undefined) {
     const match = /^http:\/\/([^/]+)$/i.exec(origin);
     if (!match || !authorities.has(match[1]!.toLowerCase()))
-      return { status: 403, code: 'FORBIDDEN_ORIGIN', message: 'Requests from another origin are refused.' };
+      return { status: 403, code: 'FORBIDDEN', message: 'Requests from another origin are refused.' };
   }
   const site = headerValue(headers['sec-fetch-site']);
   if (site !== undefined && site !== 'same-origin' && site !== 'none')
-    return { status: 403, code: 'FORBIDDEN_ORIGIN', message: 'Requests from another site are refused.' };
+    return { status: 403, code: 'FORBIDDEN', message: 'Requests from another site are refused.' };
   return undefined;
 }
 
@@ -131,6 +139,9 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
   const codes = new Map<string, number>();
   /** Live session ids (insertion order = age). */
   const sessions = new Set<string>();
+  /** Private (0700) folder for uploads, made on the first one and removed on close. */
+  let uploadDir: Promise<string> | undefined;
+  let uploads = 0;
 
   const tokenMatches = (candidate: string | undefined): boolean => {
     if (!candidate) return false;
@@ -221,6 +232,53 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
       return send(response, 200, 'application/json', JSON.stringify(reply));
     }
 
+    if (pathname === '/upload') {
+      // Web mode's file picker: the browser sends the file the user chose; we keep a private copy
+      // and hand back a grant. A page cannot choose a file by script, so this is the user's choice.
+      if (request.method !== 'POST') return sendJson(response, 405, 'INVALID_INPUT', 'Use POST.');
+      if (!tokenMatches(headerValue(request.headers['x-sargable-token'])) && !hasSession(request)) {
+        drain(request);
+        return sendJson(
+          response,
+          401,
+          'AUTH_FAILED',
+          'No session: open the link that "npm run web" printed.',
+        );
+      }
+      if (!options.files) {
+        drain(request);
+        return sendJson(response, 404, 'UNSUPPORTED', 'This bridge takes no uploads.');
+      }
+      const name = (url.searchParams.get('name') ?? 'upload').slice(0, 200);
+      const limit = options.maxUploadBytes ?? 8 * 1024 ** 3;
+      if (Number(request.headers['content-length'] ?? 0) > limit) {
+        drain(request);
+        return sendJson(response, 413, 'INVALID_INPUT', `Files up to ${limit} bytes can be uploaded.`);
+      }
+      uploadDir ??= mkdtemp(path.join(os.tmpdir(), 'sargable-uploads-'));
+      const file = path.join(await uploadDir, `${++uploads}-${name.replace(/[^A-Za-z0-9._-]+/g, '_')}`);
+      let size = 0;
+      const out = createWriteStream(file, { mode: 0o600, flags: 'wx' });
+      try {
+        // destroyOnReturn: false keeps the socket when we stop early, so the 413 still arrives.
+        for await (const chunk of request.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
+          size += chunk.length;
+          if (size > limit) throw tooLarge(limit);
+          if (!out.write(chunk)) await once(out, 'drain');
+        }
+        await new Promise<void>((resolve, reject) =>
+          out.end((error?: Error | null) => (error ? reject(error) : resolve())),
+        );
+      } catch (error) {
+        out.destroy();
+        await rm(file, { force: true });
+        if (error instanceof HttpError) drain(request);
+        throw error;
+      }
+      const ref = options.files.grant(file, 'read', name);
+      return send(response, 200, 'application/json', JSON.stringify({ ok: true, value: { ref, name } }));
+    }
+
     if (pathname === '/login-code') {
       // For scripts and tests that hold the token: a one-time code to open a browser with.
       drain(request);
@@ -303,11 +361,13 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
     token,
     mintCode,
     loginUrl: () => `${url}?code=${mintCode()}`,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      }),
+      });
+      if (uploadDir) await rm(await uploadDir, { recursive: true, force: true });
+    },
   };
 }
 
@@ -407,7 +467,7 @@ function readBody(request: IncomingMessage, limit: number): Promise<string> {
 function tooLarge(limit: number): HttpError {
   return new HttpError(
     413,
-    'INPUT_TOO_LARGE',
+    'INVALID_INPUT',
     `Request body larger than ${limit} bytes: send less text at once (split the SQL or the schema).`,
   );
 }

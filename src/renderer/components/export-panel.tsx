@@ -5,6 +5,8 @@ import type { WorkspaceItem } from '../../core/workspace/index.js';
 import { copyText } from '../platform.js';
 import { CodeView } from './code-view.js';
 import { ErrorBox, toShownError, type ShownError } from './error-box.js';
+import { ChooseFileButton } from './choose-file-button.js';
+import type { ChosenFile } from '../../shared/api/files.js';
 import { ApplyDdlDialog, DdlOutcomeView, ddlStatements, type DdlOutcome } from './apply-ddl-dialog.js';
 
 /** Props of {@link ExportPanel}. */
@@ -338,8 +340,8 @@ function WorkspaceFile({
 }) {
   const [target, setTarget] = useState('');
   const [message, setMessage] = useState('');
-  async function run(action: 'workspace.saveAs' | 'workspace.open') {
-    const file = target.trim();
+  async function run(action: 'workspace.saveAs' | 'workspace.open', chosen?: ChosenFile) {
+    const file = chosen?.ref ?? target.trim();
     if (!file) {
       onError({ code: 'INVALID_INPUT', message: 'Type the path of a .sargable.json file first.' });
       return;
@@ -380,6 +382,22 @@ function WorkspaceFile({
         >
           Open
         </button>
+        <ChooseFileButton
+          api={api}
+          purpose="workspace-save"
+          label="Save as…"
+          testId="workspace-choose-save"
+          onError={onError}
+          onChosen={(file) => void run('workspace.saveAs', file)}
+        />
+        <ChooseFileButton
+          api={api}
+          purpose="workspace-open"
+          label="Open…"
+          testId="workspace-choose-open"
+          onError={onError}
+          onChosen={(file) => void run('workspace.open', file)}
+        />
       </div>
       {message && (
         <p className="export__path" role="status" data-testid="workspace-file-status">

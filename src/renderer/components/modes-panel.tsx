@@ -14,6 +14,8 @@ import type { DigestResult } from '../../core/slowlog/digest.js';
 import { formatCount } from '../plan-view.js';
 import { AdvisorError, type ErrorCode } from '../../shared/errors.js';
 import { ErrorBox, toShownError, type ShownError } from './error-box.js';
+import { ChooseFileButton, fileRef } from './choose-file-button.js';
+import type { ChosenFile } from '../../shared/api/files.js';
 
 type Load<T> =
   | { status: 'idle' }
@@ -64,6 +66,8 @@ export function ModesPanel({ api, listen, connectionId, getSql, schemaSql }: Mod
   const [source, setSource] = useState<UpgradeSource>('editor');
   const [capture, setCapture] = useState<{ snapshotId: string; takenAt: string } | null>(null);
   const [slowLogPath, setSlowLogPath] = useState('');
+  /** The slow log picked with "Choose file…" (an opaque reference; the field shows its name). */
+  const [slowLogChosen, setSlowLogChosen] = useState<ChosenFile | null>(null);
   const [progress, setProgress] = useState('');
   const cancelled = useRef(false);
   useEffect(
@@ -121,7 +125,7 @@ export function ModesPanel({ api, listen, connectionId, getSql, schemaSql }: Mod
   async function slowLogClasses(): Promise<{ classes: CapturedClass[]; from: string }> {
     const path = slowLogPath.trim();
     if (!path) throw new AdvisorError('INVALID_INPUT', 'Enter the path of a slow log file on this machine.');
-    const { jobId } = await api['digest.start']({ paths: [path] });
+    const { jobId } = await api['digest.start']({ paths: [fileRef(path, slowLogChosen)] });
     // Progress comes as job events; the stream stops when the panel unmounts.
     const status = await follow(jobId, (update) => {
       if (update.state === 'running' && !cancelled.current)
@@ -284,8 +288,23 @@ export function ModesPanel({ api, listen, connectionId, getSql, schemaSql }: Mod
               className="modes__mode-input"
               spellCheck={false}
               value={slowLogPath}
-              onChange={(event) => setSlowLogPath(event.target.value)}
+              onChange={(event) => {
+                setSlowLogPath(event.target.value);
+                setSlowLogChosen(null);
+              }}
               data-testid="modes-slowlog-path"
+            />
+          )}
+          {source === 'slowlog' && (
+            <ChooseFileButton
+              api={api}
+              purpose="slowlog"
+              testId="modes-slowlog-choose"
+              onError={(error) => setUpgrade({ status: 'failed', error })}
+              onChosen={(file) => {
+                setSlowLogPath(file.name);
+                setSlowLogChosen(file);
+              }}
             />
           )}
           <button

@@ -5,7 +5,7 @@
  * state/top-runs.ts): no polling. The live-digest window is the panel's own capture loop
  * (state/live-capture.ts). The table (top-class-table.tsx) and details (top-details.tsx) render it.
  */
-import { useEffect, useMemo, useReducer, useRef } from 'react';
+import { useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import {
   rebinLatency,
   selectTopClasses,
@@ -35,6 +35,8 @@ import {
 } from '../state/top-runs.js';
 import { ErrorBox } from './error-box.js';
 import { ConfirmDialog } from './modal.js';
+import { ChooseFileButton, fileRef } from './choose-file-button.js';
+import type { ChosenFile } from '../../shared/api/files.js';
 import { ClassTable } from './top-class-table.js';
 import { TopDetails } from './top-details.js';
 import { TimelineChart } from './top-charts.js';
@@ -94,6 +96,9 @@ export function TopQueriesPanel({
   const capture = useLiveCapture(api, dispatch, linkUp);
   const stopped = useRef(new Set<string>());
   const ctx: TopRunContext = { api, dispatch, follow, stopped: stopped.current };
+
+  /** The file picked with "Choose file…" (an opaque reference; the path field shows its name). */
+  const [chosenFile, setChosenFile] = useState<ChosenFile | null>(null);
 
   const needsConnection = source !== 'file' && !connectionId;
   const running = isRunning(state);
@@ -170,7 +175,7 @@ export function TopQueriesPanel({
           className="top__source-form"
           onSubmit={(event) => {
             event.preventDefault();
-            if (source === 'file') void digestFile(ctx, state.path);
+            if (source === 'file') void digestFile(ctx, state.path, fileRef(state.path, chosenFile));
             else if (!connectionId) return;
             else if (source === 'digests') void capture.start(connectionId, state.windowSeconds);
             else void readTable(ctx, connectionId);
@@ -183,8 +188,24 @@ export function TopQueriesPanel({
               placeholder="/var/lib/mysql/host-slow.log"
               spellCheck={false}
               value={state.path}
-              onChange={(event) => dispatch({ type: 'path/changed', path: event.target.value })}
+              onChange={(event) => {
+                dispatch({ type: 'path/changed', path: event.target.value });
+                setChosenFile(null);
+              }}
               data-testid="top-path"
+            />
+          )}
+          {source === 'file' && (
+            <ChooseFileButton
+              api={api}
+              purpose="slowlog"
+              testId="top-choose"
+              onError={(shown) => dispatch({ type: 'run/failed', error: shown })}
+              onChosen={(file) => {
+                dispatch({ type: 'path/changed', path: file.name });
+                setChosenFile(file);
+                void digestFile(ctx, file.name, file.ref);
+              }}
             />
           )}
           {source !== 'file' && (

@@ -35,8 +35,11 @@ export async function followToList(ctx: TopRunContext, jobId: string, label: str
   }
 }
 
-/** Digest a slow-log file on this machine in the background (view: 'top'). */
-export async function digestFile(ctx: TopRunContext, path: string): Promise<void> {
+/**
+ * Digest a slow-log file on this machine in the background (view: 'top'). `ref` is the opaque
+ * reference of a file picked with "Choose file…" (then `path` is just its name, for the label).
+ */
+export async function digestFile(ctx: TopRunContext, path: string, ref?: string): Promise<void> {
   const trimmed = path.trim();
   if (!trimmed) {
     ctx.dispatch({
@@ -48,7 +51,7 @@ export async function digestFile(ctx: TopRunContext, path: string): Promise<void
   ctx.dispatch({ type: 'run/reset' });
   let jobId: string;
   try {
-    ({ jobId } = await ctx.api['digest.start']({ paths: [trimmed], view: 'top' }));
+    ({ jobId } = await ctx.api['digest.start']({ paths: [ref ?? trimmed], view: 'top' }));
   } catch (caught) {
     ctx.dispatch({ type: 'run/failed', error: toShownError(caught) });
     return;

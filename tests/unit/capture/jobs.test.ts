@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createCaptureHandlers } from '../../../src/main/handlers/capture.js';
 import { CaptureService } from '../../../src/main/services/capture.js';
 import { ConnectionService } from '../../../src/main/services/connection.js';
+import { FileGrants } from '../../../src/main/services/file-grants.js';
 
 const sample = fileURLToPath(new URL('../../fixtures/slowlogs/percona/slow002.txt', import.meta.url));
 
@@ -21,6 +22,8 @@ describe('capture jobs', () => {
       connections: new ConnectionService(),
       app: { name: 'sargable', version: '0', mode: 'web' },
       capture: new CaptureService(),
+      // As `npm run web -- --allow-dir <fixtures>` would: the user named the folder.
+      files: new FileGrants({ roots: [fileURLToPath(new URL('../../fixtures/slowlogs', import.meta.url))] }),
     });
     const { jobId } = await api['digest.start']({ paths: [sample] });
     const status = await settle(api, jobId);
