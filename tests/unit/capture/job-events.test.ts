@@ -8,6 +8,7 @@ import { createEventHandlers } from '../../../src/main/events.js';
 import { createHandlers } from '../../../src/main/handlers.js';
 import { CaptureService, type JobStatus } from '../../../src/main/services/capture.js';
 import { ConnectionService } from '../../../src/main/services/connection.js';
+import { FileGrants } from '../../../src/main/services/file-grants.js';
 import { startWebServer, type RunningWebServer } from '../../../src/main/web/server.js';
 import type { JobStatusReply } from '../../../src/shared/api/capture.js';
 import { createClient, httpTransport } from '../../../src/shared/client.js';
@@ -22,6 +23,9 @@ import {
 import { followJob } from '../../../src/renderer/state/job.js';
 
 const sample = fileURLToPath(new URL('../../fixtures/slowlogs/percona/slow002.txt', import.meta.url));
+/** As `npm run web -- --allow-dir <fixtures>`: the user named the folder, so its paths may be typed. */
+const fixtureFiles = () =>
+  new FileGrants({ roots: [fileURLToPath(new URL('../../fixtures/slowlogs', import.meta.url))] });
 
 /** A job that reports `steps` progress calls `everyMs` apart, then returns `result` (or waits for abort). */
 function steppedJob(capture: CaptureService, steps: number, everyMs: number, result: unknown = 'ok'): string {
@@ -130,6 +134,7 @@ describe('job.events in-process', () => {
     const services: Parameters<typeof createHandlers>[0] = {
       connections: new ConnectionService(),
       app: { name: 'Sargable', version: 't', mode: 'web' as const },
+      files: fixtureFiles(),
     };
     const api = createHandlers(services);
     const listen = createListen(localEventTransport(createEventHandlers(services)));
@@ -159,6 +164,7 @@ describe('job.events over the web bridge', () => {
       connections: new ConnectionService(),
       app: { name: 'S', version: 't', mode: 'web' as const },
       capture,
+      files: fixtureFiles(),
     };
     const real = createEventHandlers(services);
     subscriptionAborted = new Promise((resolve) => (markAborted = resolve));
