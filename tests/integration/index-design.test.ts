@@ -8,6 +8,7 @@
 import type { Connection, RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyze } from '../../src/core/analyze.js';
+import { designWorkloadIndexes, type WorkloadStatement } from '../../src/core/indexing/index.js';
 import type { SchemaModel } from '../../src/core/model/schema.js';
 import type { ServerInfo } from '../../src/core/model/server-info.js';
 import { loadSchema } from '../../src/main/services/schema.js';
@@ -264,6 +265,103 @@ const cases: Case[] = [
   },
 ];
 
+/** A workload: weighted statements and the reference set a DBA would build for all of them. */
+interface Workload {
+  name: string;
+  statements: WorkloadStatement[];
+  reference: string[];
+}
+
+const workloads: Workload[] = [
+  {
+    name: 'orders: overlapping equalities, a range, a GROUP BY',
+    statements: [
+      {
+        sql: "SELECT id, total FROM orders WHERE customer_id = 42 AND status = 'paid' ORDER BY created_at DESC LIMIT 10",
+        weight: 30,
+      },
+      { sql: "SELECT * FROM orders WHERE customer_id = 42 AND status = 'shipped'", weight: 10 },
+      { sql: 'SELECT COUNT(*) FROM orders WHERE customer_id = 17', weight: 5 },
+      { sql: "SELECT * FROM orders WHERE status = 'refunded' AND channel = 3", weight: 8 },
+      { sql: "SELECT * FROM orders WHERE status = 'refunded'", weight: 4 },
+      { sql: "SELECT id FROM orders WHERE created_at BETWEEN '2021-03-01' AND '2021-03-02'", weight: 6 },
+      { sql: "SELECT status, COUNT(*) FROM orders WHERE region = 'AP' GROUP BY status", weight: 3 },
+      { sql: "SELECT * FROM orders WHERE region = 'LA' AND status = 'cancelled'", weight: 3 },
+      { sql: 'SELECT id FROM orders WHERE id = 10', weight: 50 },
+      { sql: "SELECT * FROM orders WHERE customer_id = 3 AND created_at >= '2022-01-01'", weight: 2 },
+    ],
+    reference: [
+      'ALTER TABLE orders DROP INDEX idx_customer, ADD INDEX idx_customer (customer_id, status, created_at)',
+      'ALTER TABLE orders ADD INDEX ref_sc (status, channel)',
+      'ALTER TABLE orders ADD INDEX ref_c (created_at)',
+      'ALTER TABLE orders ADD INDEX ref_rs (region, status)',
+      'ALTER TABLE orders ADD INDEX ref_cc (customer_id, created_at)',
+    ],
+  },
+  {
+    name: 'joins across four tables',
+    statements: [
+      {
+        sql: "SELECT o.id, o.total FROM orders o JOIN customers c ON c.id = o.customer_id WHERE c.country = 'FR' AND c.segment = 3",
+        weight: 10,
+      },
+      {
+        sql: "SELECT * FROM customers WHERE country = 'FR' AND segment = 2 ORDER BY signup DESC LIMIT 20",
+        weight: 10,
+      },
+      { sql: "SELECT * FROM customers WHERE country = 'JP'", weight: 2 },
+      {
+        sql: 'SELECT i.qty FROM orders o JOIN items i ON i.order_id = o.id WHERE o.customer_id = 42',
+        weight: 10,
+      },
+      { sql: 'DELETE FROM items WHERE order_id = 77', weight: 2 },
+      { sql: 'SELECT COUNT(*) FROM items WHERE product_id = 17', weight: 4 },
+      {
+        sql: 'SELECT p.name, i.qty FROM items i JOIN products p ON p.id = i.product_id WHERE i.order_id = 500',
+        weight: 6,
+      },
+      {
+        sql: 'SELECT id FROM products WHERE category_id = 5 AND active = 1 ORDER BY price LIMIT 10',
+        weight: 5,
+      },
+      { sql: "SELECT name FROM customers WHERE name LIKE 'Name12%'", weight: 1 },
+    ],
+    reference: [
+      'ALTER TABLE customers ADD INDEX ref_css (country, segment, signup)',
+      'ALTER TABLE items ADD INDEX ref_o (order_id)',
+      'ALTER TABLE items ADD INDEX ref_p (product_id)',
+      'ALTER TABLE products DROP INDEX idx_cat, ADD INDEX idx_cat (category_id, active, price)',
+      'ALTER TABLE customers ADD INDEX ref_n (name)',
+    ],
+  },
+  {
+    name: 'write-heavy items next to read-mostly orders and customers',
+    statements: [
+      {
+        sql: 'INSERT INTO items (id, order_id, product_id, qty, price) VALUES (1000001, 1, 1, 1, 1.00)',
+        weight: 50,
+      },
+      { sql: 'SELECT * FROM items WHERE qty = 3 AND price > 40', weight: 1 },
+      { sql: "SELECT * FROM orders WHERE customer_id = 42 AND status = 'refunded'", weight: 20 },
+      { sql: "UPDATE orders SET note = 'x' WHERE status = 'refunded' AND region = 'AP'", weight: 20 },
+      { sql: "SELECT * FROM customers WHERE segment = 4 AND country = 'DE'", weight: 5 },
+      { sql: "SELECT * FROM customers WHERE country = 'DE' AND signup >= '2022-01-01'", weight: 5 },
+      {
+        sql: "SELECT c.name FROM customers c JOIN orders o ON o.customer_id = c.id WHERE o.status = 'refunded' AND o.region = 'LA'",
+        weight: 3,
+      },
+      { sql: "SELECT COUNT(*) FROM orders WHERE channel = 4 AND created_at < '2020-02-01'", weight: 2 },
+    ],
+    reference: [
+      'ALTER TABLE orders DROP INDEX idx_customer, ADD INDEX idx_customer (customer_id, status)',
+      'ALTER TABLE orders ADD INDEX ref_sr (status, region)',
+      'ALTER TABLE customers ADD INDEX ref_cs (country, segment)',
+      'ALTER TABLE customers ADD INDEX ref_csu (country, signup)',
+      'ALTER TABLE orders ADD INDEX ref_cc (channel, created_at)',
+    ],
+  },
+];
+
 interface IndexDef {
   table: string;
   name: string;
@@ -422,5 +520,56 @@ describe.each(testServers())('index design on $flavor', ({ flavor, url }) => {
       if (!referenced.temporary) expect(advised.temporary, detail).toBe(false);
     },
     60_000,
+  );
+
+  /** Indexes that are a left prefix of another non-unique index on the same table (pt-duplicate-key-checker). */
+  function redundant(defs: IndexDef[]): string[] {
+    const found: string[] = [];
+    for (const a of defs)
+      for (const b of defs)
+        if (
+          a !== b &&
+          a.table === b.table &&
+          !a.unique &&
+          a.parts.length <= b.parts.length &&
+          a.parts.every((part, i) => part === b.parts[i])
+        )
+          found.push(`${a.table}.${a.name} is a left prefix of ${b.name}`);
+    return found;
+  }
+
+  it.each(workloads.map((workload) => [workload.name, workload] as const))(
+    'workload: %s',
+    async (_name, workload) => {
+      await restore();
+      const plan = designWorkloadIndexes(workload.statements, await schemaNow(), server);
+      const ddl = plan.indexes.flatMap((index) => index.ddl);
+      expect(plan.indexes.length, JSON.stringify(plan.indexes, null, 1)).toBeLessThanOrEqual(
+        workload.reference.length + 1,
+      );
+      for (const text of ddl) await connection.query(text);
+      const after = await indexesOf(connection, database);
+      expect(redundant(after)).toEqual([]);
+      const measured = workload.statements.filter((statement) => !/^\s*INSERT/i.test(statement.sql));
+      const advised: Awaited<ReturnType<typeof measure>>[] = [];
+      for (const statement of measured) advised.push(await measure(statement.sql));
+      await restore();
+      for (const text of workload.reference) await connection.query(text);
+      const referenced: Awaited<ReturnType<typeof measure>>[] = [];
+      for (const statement of measured) referenced.push(await measure(statement.sql));
+      await restore();
+      measured.forEach((statement, i) => {
+        const detail = JSON.stringify({
+          sql: statement.sql,
+          ddl,
+          advised: advised[i],
+          referenced: referenced[i],
+        });
+        expect(advised[i]!.rows, detail).toBeLessThanOrEqual(2 * Math.max(referenced[i]!.rows, 10));
+        if (!referenced[i]!.filesort) expect(advised[i]!.filesort, detail).toBe(false);
+        if (!referenced[i]!.temporary) expect(advised[i]!.temporary, detail).toBe(false);
+      });
+    },
+    120_000,
   );
 });

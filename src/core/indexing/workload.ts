@@ -117,6 +117,22 @@ export function designWorkloadIndexes(
   const queries: WorkloadQuery[] = [];
   const needs: Need[] = [];
   const tableStats = new Map<string, WorkloadTable>();
+  // INSERT/DELETE touch every index of the table; an UPDATE only the indexes holding a column it sets.
+  const writes: { table: string; weight: number; columns: Set<string> | null }[] = [];
+  const writeCostOf = (table: string, parts: readonly DesignedPart[]): number =>
+    writeFactor *
+    writes
+      .filter((write) => write.table === table.toLowerCase())
+      .filter(
+        (write) =>
+          write.columns === null ||
+          parts.some((part) =>
+            part.column
+              ? write.columns!.has(part.column.toLowerCase())
+              : [...write.columns!].some((column) => (part.expression ?? '').toLowerCase().includes(column)),
+          ),
+      )
+      .reduce((sum, write) => sum + write.weight, 0);
   const statsOf = (table: string): WorkloadTable => {
     const key = table.toLowerCase();
     let stats = tableStats.get(key);
@@ -142,7 +158,10 @@ export function designWorkloadIndexes(
     }
     const ast = parsed.ast;
     query.kind = String(ast.type ?? 'other').toLowerCase();
-    for (const table of writtenTables(ast, schema, server.database)) statsOf(table).writeWeight += weight;
+    for (const written of writtenTables(ast, schema, server.database)) {
+      statsOf(written.table).writeWeight += weight;
+      writes.push({ table: written.table.toLowerCase(), weight, columns: written.columns });
+    }
     const plan = designQueryIndexes(ast, statement.sql, schema, server);
     if (!plan) {
       if (['select', 'update', 'delete'].includes(query.kind))
@@ -229,7 +248,7 @@ export function designWorkloadIndexes(
       );
       if (newly.length === 0) continue;
       const benefit = newly.reduce((sum, need) => sum + need.weight, 0);
-      const cost = writeFactor * statsOf(candidate.table).writeWeight;
+      const cost = writeCostOf(candidate.table, candidate.parts);
       const gain = benefit - cost;
       const size = (candidate.keyBytes ?? 32) + 8;
       if (gain <= 0) {
@@ -292,7 +311,7 @@ export function designWorkloadIndexes(
     const keySql = partsSql(candidate.parts);
     const mine = needs.filter((need) => served.get(need) === candidate);
     const readBenefit = mine.reduce((sum, need) => sum + need.weight, 0);
-    const writeCost = writeFactor * statsOf(candidate.table).writeWeight;
+    const writeCost = writeCostOf(candidate.table, candidate.parts);
     let entry: WorkloadIndex;
     if (prefix) {
       extended.add(prefix);
@@ -378,21 +397,30 @@ function sumBytes(a: Need, b: Need): number | null {
   return a.keyBytes === null || b.keyBytes === null ? null : Math.max(a.keyBytes, b.keyBytes);
 }
 
-/** Tables an INSERT/REPLACE/UPDATE/DELETE writes. */
-function writtenTables(ast: Record<string, unknown>, schema: SchemaModel, database: string | null): string[] {
+/** Tables an INSERT/REPLACE/UPDATE/DELETE writes, with the columns an UPDATE sets (null: every index). */
+function writtenTables(
+  ast: Record<string, unknown>,
+  schema: SchemaModel,
+  database: string | null,
+): { table: string; columns: Set<string> | null }[] {
   const type = String(ast.type ?? '').toLowerCase();
   if (!['insert', 'replace', 'update', 'delete'].includes(type)) return [];
-  const list = (
-    type === 'update' ? ast.table : type === 'delete' ? (ast.table ?? ast.from) : ast.table
-  ) as unknown;
-  const names: string[] = [];
+  const list = (type === 'delete' ? (ast.table ?? ast.from) : ast.table) as unknown;
+  let updated: Set<string> | null = null;
+  if (type === 'update' && Array.isArray(ast.set))
+    updated = new Set(
+      ast.set.flatMap((item) =>
+        isNode(item) && typeof item.column === 'string' ? [item.column.toLowerCase()] : [],
+      ),
+    );
+  const written: { table: string; columns: Set<string> | null }[] = [];
   for (const item of Array.isArray(list) ? list : [list]) {
     if (!isNode(item) || typeof item.table !== 'string') continue;
     const info = findTable(schema, item.table, typeof item.db === 'string' ? item.db : database);
-    names.push(info?.name ?? item.table);
+    written.push({ table: info?.name ?? item.table, columns: updated });
     if (type !== 'update') break;
   }
-  return names;
+  return written;
 }
 
 function partKey(part: DesignedPart): string {

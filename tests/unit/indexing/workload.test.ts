@@ -82,6 +82,25 @@ describe('workload design', () => {
     expect(keys(light)).toEqual(['items(sku)']);
   });
 
+  it('an UPDATE costs only the indexes holding a column it sets', () => {
+    const reads = `-- weight: 3
+      SELECT * FROM customers WHERE segment = 2;
+      -- weight: 3
+      SELECT * FROM customers WHERE country = 'DE';`;
+    const plan = designWorkloadIndexes(
+      workloadFromText(`${reads}
+        -- weight: 100
+        UPDATE customers SET segment = segment + 1 WHERE id = 7;`),
+      schema,
+      server,
+    );
+    expect(keys(plan)).toEqual(['customers(country)']);
+    expect(plan.queries[1]!.tables[0]).toMatchObject({
+      uses: null,
+      reason: expect.stringMatching(/write cost/),
+    });
+  });
+
   it('extends an existing index that is a left prefix, and reports statements an existing index serves', () => {
     const plan = designWorkloadIndexes(
       workloadFromText(`SELECT id FROM orders WHERE customer_id = 3 AND status = 'x' ORDER BY created_at LIMIT 5;
