@@ -95,7 +95,7 @@ describe('workload design', () => {
       server,
     );
     expect(keys(plan)).toEqual(['customers(country)']);
-    expect(plan.queries[1]!.tables[0]).toMatchObject({
+    expect(plan.queries[0]!.tables[0]).toMatchObject({
       uses: null,
       reason: expect.stringMatching(/write cost/),
     });
