@@ -14,7 +14,7 @@ import { type AstNode, columnRefs, isNode } from '../sql/ast.js';
 import type { PredicateSite } from '../sql/predicates.js';
 import type { ResolvedColumn } from '../rules/engine.js';
 import type { WrappedOperand } from '../sql/wrapping.js';
-import { isConstant, literalOf } from './literals.js';
+import { isConstant, likePrefixPattern, literalOf } from './literals.js';
 import {
   checkFunctionalKeyParts,
   builtinFunctions,
@@ -38,7 +38,16 @@ import {
   type ProposedPart,
 } from './index-ddl.js';
 import { exactRewrite } from './rewrites.js';
-import { ancestorsOf, columnNode, editStatement, isConjunct, numberNode } from './sql-edit.js';
+import {
+  ancestorsOf,
+  columnNode,
+  compareNode,
+  editStatement,
+  isConjunct,
+  numberNode,
+  stringNode,
+} from './sql-edit.js';
+import { declaredLength, effectiveCharset, effectiveCollation } from './column-types.js';
 
 /** How existing indexes relate to the expression (mirrors rules/utils/wrapped-site `Served`). */
 export type ServedBy =
@@ -124,10 +133,19 @@ export function adviseWrapped(input: WrappedAdviceInput): Advice {
     );
 
   // 1. Exact rewrite, then the plain index that makes it fast.
-  if (!ordering && otherIsConstant && other) {
+  // Each rewrite checks the values it needs (literals; NOW() or a parameter for interval shifts).
+  if (!ordering && other && (otherIsConstant || columnRefs(other).length === 0)) {
     const refusals: string[] = [];
     const rewrite = exactRewrite(
-      { wrapped, operator, other, columns: input.columns, backslashEscapes },
+      {
+        wrapped,
+        operator,
+        other,
+        columns: input.columns,
+        backslashEscapes,
+        text: (node) => indexExpressionText(input.sql, node, flavor),
+        sqlMode: server.sqlMode.session,
+      },
       refusals,
     );
     notes.push(...refusals);
@@ -332,6 +350,82 @@ export function adviseWrapped(input: WrappedAdviceInput): Advice {
     }
   }
   return { suggestions, notes };
+}
+
+/** Collations whose LIKE matches code point by code point (no contractions): a suffix of the column is a prefix of its REVERSE(). */
+const SYMMETRIC_LIKE_COLLATION =
+  /^[a-z0-9]+_(general_ci|general_cs|bin|unicode_ci|unicode_520_ci|0900_ai_ci|0900_as_ci|0900_as_cs|0900_bin|uca1400_ai_ci|uca1400_ai_cs|uca1400_as_ci|uca1400_as_cs|swedish_ci)$/;
+
+/**
+ * A suffix search (`email LIKE '%@example.com'`) as a prefix search on an indexed generated column
+ * holding REVERSE(email): `email_reversed LIKE 'moc.elpmaxe@%'`. The column is declared with the
+ * column's collation, and the query must name it (no server substitutes a generated column for LIKE).
+ */
+export function suffixSearchAdvice(input: {
+  sql: string;
+  ast: AstNode;
+  server: ServerInfo;
+  site: PredicateSite;
+  column: ResolvedColumn;
+  suffix: string;
+}): { suggestion?: Suggestion; note?: string } {
+  const { column, server } = input;
+  const info = column.info;
+  const table = column.table;
+  if (!info || !table) return {};
+  if (!server.capabilities.indexedVirtualColumns)
+    return { note: 'This server cannot index a generated column, so a suffix search always scans.' };
+  const length = declaredLength(info);
+  const collation = effectiveCollation(info, table);
+  const charset = effectiveCharset(info, table);
+  if (!length || !collation || !charset || !/char/i.test(info.dataType))
+    return {
+      note: `No REVERSE() column proposed: ${!length ? `the length of ${info.name} is unknown (CHAR/VARCHAR only)` : `the collation of ${info.name} is unknown`}.`,
+    };
+  if (!SYMMETRIC_LIKE_COLLATION.test(collation))
+    return {
+      note: `No REVERSE() column proposed: ${collation} may treat letter sequences as one (contractions), so a reversed prefix search is not proven equivalent.`,
+    };
+  if (input.site.node.escape) return {};
+  const columnName = uniqueName(
+    `${info.name}_reversed`,
+    table.columns.map((candidate) => candidate.name),
+  );
+  const indexName = uniqueName(
+    `idx_${table.name}_${columnName}`,
+    table.indexes.map((index) => index.name),
+  );
+  const type = `VARCHAR(${length}) CHARACTER SET ${charset} COLLATE ${collation}`;
+  const parts: ProposedPart[] = [{ column: columnName, ...generatedKeyPrefix(type) }];
+  const backslashEscapes = !/NO_BACKSLASH_ESCAPES/i.test(server.sqlMode.session);
+  const reversed = [...input.suffix].reverse().join('');
+  const edited = editStatement(
+    input.sql,
+    input.ast,
+    input.site.node,
+    compareNode(
+      'LIKE',
+      columnNode(column.qualifier, columnName),
+      stringNode(likePrefixPattern(reversed, backslashEscapes)),
+    ),
+    server.flavor,
+  );
+  if (!edited) return {};
+  return {
+    suggestion: {
+      kind: 'generated-column',
+      equivalent: true,
+      ddl: [
+        `ALTER TABLE ${quoteIdentifier(table.name)} ADD COLUMN ${quoteIdentifier(columnName)} ${type} GENERATED ALWAYS AS (REVERSE(${quoteIdentifier(info.name)})) VIRTUAL, ADD INDEX ${quoteIdentifier(indexName)} (${keyPartsSql(parts)});`,
+      ],
+      indexName,
+      rewrittenSql: edited.sql,
+      notes: [
+        `LIKE matches character by character, so ${info.name} ends with '${input.suffix}' exactly when REVERSE(${info.name}) starts with '${reversed}': the rewritten query seeks the index on ${columnName}.`,
+        `The query must name ${columnName}: no server substitutes a generated column for LIKE. Writes maintain it; a VIRTUAL column stores nothing in the rows, only the index takes space.`,
+      ],
+    },
+  };
 }
 
 /** A prefix for an index on a generated string column longer than InnoDB's 3072-byte key (MySQL 1071). */

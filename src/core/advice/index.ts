@@ -2,6 +2,7 @@
 export {
   adviseWrapped,
   plainIndexAdvice,
+  suffixSearchAdvice,
   type Advice,
   type WrappedAdviceInput,
   type ServedBy,

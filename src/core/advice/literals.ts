@@ -23,6 +23,14 @@ export function literalOf(node: unknown, backslashEscapes = true): Literal | und
     const decoded = decodeString(String(node.value), backslashEscapes);
     return decoded === undefined ? undefined : { kind: 'string', value: decoded };
   }
+  // "…" is a string literal unless ANSI_QUOTES makes it an identifier (the parser then reads a column).
+  if (node.type === 'double_quote_string') {
+    const decoded = decodeString(
+      String(node.value).replace(/""/g, '"').replace(/'/g, "''"),
+      backslashEscapes,
+    );
+    return decoded === undefined ? undefined : { kind: 'string', value: decoded };
+  }
   return undefined;
 }
 

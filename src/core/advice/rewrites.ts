@@ -4,16 +4,11 @@
 // the data at hand); anything that is only "usually" equivalent is not offered here. The proofs
 // are in docs/rules and in tests/integration/advisor.test.ts (result checksums on both servers).
 
-import { type AstNode, functionArgs, isNode } from '../sql/ast.js';
+import { type AstNode, columnRefs, functionArgs, isNode } from '../sql/ast.js';
 import type { ResolvedColumn } from '../rules/engine.js';
 import type { WrappedOperand } from '../sql/wrapping.js';
-import {
-  caseSensitivity,
-  isIntegerColumn,
-  isStringColumn,
-  isTemporalColumn,
-  isUnsigned,
-} from './column-types.js';
+import { caseSensitivity, isIntegerColumn, isStringColumn, isTemporalColumn } from './column-types.js';
+import { solveLinear } from './solve.js';
 import { likePrefixPattern, listItems, literalOf, nextDay, parseDate, type Literal } from './literals.js';
 import { columnNode, compareNode, isNullNode, logicalNode, numberNode, stringNode } from './sql-edit.js';
 
@@ -35,6 +30,10 @@ export interface RewriteInput {
   other: AstNode | null;
   columns: readonly ResolvedColumn[];
   backslashEscapes: boolean;
+  /** The statement text of a node (for notes). */
+  text: (node: AstNode) => string;
+  /** The target's session sql_mode (zero-in-date values decide some date rewrites). */
+  sqlMode?: string;
 }
 
 /** The first exact rewrite that applies, or undefined (with reasons in `refusals`). */
@@ -57,6 +56,19 @@ export function exactRewrite(input: RewriteInput, refusals: string[]): Rewrite |
       case 'SUBSTR':
       case 'MID':
         return prefixRewrite(input, args, refusals);
+      case 'DATE_ADD':
+      case 'ADDDATE':
+      case 'DATE_SUB':
+      case 'SUBDATE': {
+        const interval = args[1];
+        return args.length === 2 && isNode(interval) && interval.type === 'interval'
+          ? intervalShiftRewrite(input, args[0], interval, /SUB/.test(wrapped.name) ? -1 : 1, refusals)
+          : undefined;
+      }
+      case 'DATE_FORMAT':
+        return dateFormatRewrite(input, args, refusals);
+      case 'CONVERT':
+        return castToCharRewrite(input, args[0], args[1], refusals);
       case 'MONTH':
       case 'DAYOFWEEK':
       case 'WEEKDAY':
@@ -72,7 +84,23 @@ export function exactRewrite(input: RewriteInput, refusals: string[]): Rewrite |
         return undefined;
     }
   }
-  if (wrapped.kind === 'arithmetic') return arithmeticRewrite(input);
+  if (wrapped.kind === 'arithmetic') {
+    const node = wrapped.node;
+    const right = node.right;
+    if ((wrapped.name === '+' || wrapped.name === '-') && isNode(right) && right.type === 'interval')
+      return intervalShiftRewrite(input, node.left, right, wrapped.name === '-' ? -1 : 1, refusals);
+    const left = node.left;
+    if (wrapped.name === '+' && isNode(left) && left.type === 'interval')
+      return intervalShiftRewrite(input, node.right, left, 1, refusals);
+    return arithmeticRewrite(input, refusals);
+  }
+  if (wrapped.kind === 'cast' && wrapped.node.type === 'cast')
+    return castToCharRewrite(
+      input,
+      wrapped.node.expr,
+      (wrapped.node.target as unknown[] | undefined)?.[0],
+      refusals,
+    );
   if (wrapped.kind === 'coalesce') return coalesceRewrite(input);
   return undefined;
 }
@@ -236,66 +264,61 @@ function prefixRewrite(
   };
 }
 
-const FLIP: Record<string, string> = { '<': '>', '<=': '>=', '>': '<', '>=': '<=' };
-
-function arithmeticRewrite(input: RewriteInput): Rewrite | undefined {
-  const node = input.wrapped.node;
-  const operator = input.wrapped.name;
-  if (operator !== '+' && operator !== '-') return undefined;
-  const left = node.left as AstNode;
-  const right = node.right as AstNode;
-  const columnSide =
-    isNode(left) && left.type === 'column_ref'
-      ? 'left'
-      : isNode(right) && right.type === 'column_ref'
-        ? 'right'
-        : undefined;
-  if (!columnSide) return undefined;
-  const columnAst = columnSide === 'left' ? left : right;
-  const constant = literalOf(columnSide === 'left' ? right : left);
-  const column = input.columns.find((candidate) => candidate.node === columnAst);
-  if (!column?.info || !isIntegerColumn(column.info) || constant?.kind !== 'integer') return undefined;
-  // c + k, k + c → c = v - k; c - k → c = v + k; k - c → c = k - v with the comparison flipped.
-  const negated = operator === '-' && columnSide === 'right';
-  const solve = (value: bigint): bigint =>
-    operator === '+'
-      ? value - constant.value
-      : columnSide === 'left'
-        ? value + constant.value
-        : constant.value - value;
-  const items =
-    input.operator === 'BETWEEN' || input.operator.endsWith('IN') ? listItems(input.other) : [input.other];
-  const values = items.map((item) => literalOf(item));
-  if (values.length === 0 || values.some((value) => value?.kind !== 'integer')) return undefined;
-  const solved = values.map((value) => numberNode(solve((value as { value: bigint }).value)));
+function arithmeticRewrite(input: RewriteInput, refusals: string[]): Rewrite | undefined {
+  const [column] = input.columns;
+  if (input.columns.length !== 1 || !column?.info) return undefined;
+  const values =
+    input.operator.endsWith('BETWEEN') || input.operator.endsWith('IN')
+      ? listItems(input.other)
+      : [input.other];
+  if (values.some((value) => !value)) return undefined;
+  const solved = solveLinear(
+    input.wrapped.node,
+    column.node,
+    column.info,
+    input.operator,
+    values as AstNode[],
+    input.text,
+    refusals,
+  );
+  if (!solved) return undefined;
   const target = columnNode(column.qualifier, column.column);
-  let replacement: AstNode | undefined;
-  if (input.operator === 'BETWEEN') {
-    const [low, high] = negated ? [solved[1], solved[0]] : [solved[0], solved[1]];
-    if (!low || !high) return undefined;
-    replacement = compareNode('BETWEEN', target, { type: 'expr_list', value: [low, high] });
-  } else if (input.operator === 'IN' || input.operator === 'NOT IN') {
-    replacement = compareNode(input.operator, target, {
-      type: 'expr_list',
-      value: solved,
-      parentheses: true,
-    });
-  } else if (['=', '<>', '!=', '<=>'].includes(input.operator) || FLIP[input.operator]) {
-    const first = solved[0];
-    if (!first) return undefined;
-    replacement = compareNode(
-      negated ? (FLIP[input.operator] ?? input.operator) : input.operator,
-      target,
-      first,
-    );
-  }
-  if (!replacement) return undefined;
-  const notes = ['Integer arithmetic is exact, so solving for the column keeps every row.'];
-  if (isUnsigned(column.info) && operator === '-')
+  const [first, second] = solved.bounds;
+  if (!first) return undefined;
+  const operator = first.operator;
+  const replacement =
+    operator.endsWith('BETWEEN') && second
+      ? compareNode(operator, target, {
+          type: 'expr_list',
+          value: [numberNode(first.value), numberNode(second.value)],
+        })
+      : operator.endsWith('IN')
+        ? compareNode(operator, target, {
+            type: 'expr_list',
+            value: solved.bounds.map((bound) => numberNode(bound.value)),
+            parentheses: true,
+          })
+        : compareNode(operator, target, numberNode(first.value));
+  const integer = isIntegerColumn(column.info);
+  const notes =
+    solved.errors.length > 0
+      ? []
+      : [
+          `${integer ? 'Integer' : 'DECIMAL'} arithmetic is exact, so solving for the column keeps every row.`,
+        ];
+  if (solved.dropped > 0)
     notes.push(
-      `${column.column} is UNSIGNED: where the original raised ERROR 1690 (value out of range) the rewrite simply returns rows.`,
+      `${solved.dropped} listed value${solved.dropped > 1 ? 's' : ''} can never match (no ${column.info.columnType.toUpperCase()} value solves ${solved.dropped > 1 ? 'them' : 'it'}) and ${solved.dropped > 1 ? 'were' : 'was'} dropped.`,
     );
-  return { target: 'site', replacement, notes };
+  if (solved.division)
+    notes.push(
+      'The division is exact at the default div_precision_increment (4); a session that lowers it rounds the original, not the rewrite.',
+    );
+  if (solved.errors.length > 0)
+    notes.push(
+      `Not equivalent for every row: ${solved.errors.join('; ')}. Where the original does not fail, the rows are the same.`,
+    );
+  return { target: 'site', replacement, notes, equivalent: solved.errors.length === 0 };
 }
 
 function coalesceRewrite(input: RewriteInput): Rewrite | undefined {
@@ -327,5 +350,211 @@ function coalesceRewrite(input: RewriteInput): Rewrite | undefined {
           `${input.wrapped.name}(x, v) = v holds when x = v or x IS NULL; \`x IS NULL\` alone would lose rows.`,
         ]
       : [`The fallback differs from the compared value, so only x = v can match.`],
+  };
+}
+
+/** Units whose length is fixed, so `col + INTERVAL n unit` can be moved to the other side exactly. */
+const FIXED_UNITS: Readonly<Record<string, number>> = {
+  MICROSECOND: 0.001,
+  SECOND: 1_000,
+  MINUTE: 60_000,
+  HOUR: 3_600_000,
+  DAY: 86_400_000,
+  WEEK: 604_800_000,
+};
+
+/** `YYYY-MM-DD[ HH:MM:SS.ffffff]` of the latest value of a type, shifted back by `ms`. */
+function latestBefore(type: string, ms: number): string {
+  const max = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+  const shifted = new Date(max - ms);
+  const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
+  const date = `${pad(shifted.getUTCFullYear(), 4)}-${pad(shifted.getUTCMonth() + 1)}-${pad(shifted.getUTCDate())}`;
+  return type === 'date'
+    ? date
+    : `${date} ${pad(shifted.getUTCHours())}:${pad(shifted.getUTCMinutes())}:${pad(shifted.getUTCSeconds())}.999999`;
+}
+
+/**
+ * `col + INTERVAL n unit OP x` → `col OP x - INTERVAL n unit` for units of fixed length (a MONTH or
+ * YEAR interval clamps at month ends and cannot be undone). Where `col + n` would pass 9999-12-31
+ * the original is NULL, so `>`-like comparisons keep an upper bound on the column.
+ */
+function intervalShiftRewrite(
+  input: RewriteInput,
+  columnArg: unknown,
+  interval: AstNode,
+  sign: 1 | -1,
+  refusals: string[],
+): Rewrite | undefined {
+  if (!isNode(columnArg) || columnArg.type !== 'column_ref') return undefined;
+  const column = input.columns.find((candidate) => candidate.node === columnArg);
+  const info = column?.info;
+  if (!column || !info || !isTemporalColumn(info)) return undefined;
+  const type = info.dataType.toLowerCase();
+  const unit = String(interval.unit ?? '').toUpperCase();
+  const amount = literalOf(interval.expr);
+  if (FIXED_UNITS[unit] === undefined) {
+    refusals.push(
+      `INTERVAL … ${unit} has no fixed length (month ends clamp: 2024-01-31 + INTERVAL 1 MONTH = 2024-02-29), so it cannot be moved to the other side exactly.`,
+    );
+    return undefined;
+  }
+  if (amount?.kind !== 'integer' || (type === 'date' && unit !== 'DAY' && unit !== 'WEEK')) return undefined;
+  const operator = input.operator;
+  const values = operator === 'BETWEEN' ? listItems(input.other) : [input.other];
+  if (!['=', '<=>', '<', '<=', '>', '>=', 'BETWEEN'].includes(operator)) return undefined;
+  if (values.length === 0 || values.some((value) => !isNode(value) || columnRefs(value).length > 0))
+    return undefined;
+  const step = Number(amount.value) * sign; // the column is shifted by this many units
+  const shiftedInterval: AstNode = {
+    type: 'interval',
+    expr: numberNode(BigInt(Math.abs(step))),
+    unit: unit.toLowerCase(),
+  };
+  const moved = (value: AstNode): AstNode =>
+    step === 0
+      ? value
+      : {
+          type: 'binary_expr',
+          operator: step > 0 ? '-' : '+',
+          left: stripLoc(value),
+          right: shiftedInterval,
+        };
+  const target = columnNode(column.qualifier, column.column);
+  let replacement: AstNode =
+    operator === 'BETWEEN'
+      ? compareNode('BETWEEN', target, { type: 'expr_list', value: (values as AstNode[]).map(moved) })
+      : compareNode(operator, target, moved(values[0] as AstNode));
+  const notes = [
+    `${unit} intervals have a fixed length, so moving INTERVAL ${Math.abs(step)} ${unit} to the other side keeps every row.`,
+  ];
+  // The original is NULL where col + interval passes 9999-12-31 (a common "no end" sentinel).
+  if (step > 0 && type !== 'timestamp' && !['<', '<='].includes(operator)) {
+    const limit = latestBefore(type, step * (FIXED_UNITS[unit] ?? 0));
+    replacement = logicalNode('AND', replacement, compareNode('<=', target, stringNode(limit)));
+    notes.push(
+      `${column.column} + INTERVAL ${step} ${unit} is NULL after ${limit} (past 9999-12-31), so the rewrite keeps that bound.`,
+    );
+  }
+  const zeroSafe = /NO_ZERO_IN_DATE/i.test(input.sqlMode ?? '');
+  notes.push(
+    zeroSafe
+      ? 'Assumes values in the documented range (1000-01-01 … 9999-12-31); zero parts such as 2024-05-00 cannot be stored under this sql_mode (NO_ZERO_IN_DATE), and the original gives NULL for them.'
+      : 'Not equivalent for zero-in-date values such as 2024-05-00 (this sql_mode lacks NO_ZERO_IN_DATE, so they can be stored): the original gives NULL for them, the rewrite compares them.',
+  );
+  const timestamp = type === 'timestamp';
+  if (timestamp)
+    notes.push(
+      `Not equivalent in every session: ${column.column} is a TIMESTAMP, and where the session time_zone has daylight saving time the repeated hour converts differently on the two sides; with a fixed-offset time zone (UTC, +02:00) the rows are the same.`,
+    );
+  return { target: 'site', replacement, notes, equivalent: !timestamp && zeroSafe };
+}
+
+function stripLoc(node: AstNode): AstNode {
+  return JSON.parse(JSON.stringify(node), (key, value: unknown) =>
+    key === 'loc' ? undefined : value,
+  ) as AstNode;
+}
+
+/** DATE_FORMAT formats whose text orders like the date, with the literal's shape and its period. */
+const DATE_FORMATS: Readonly<Record<string, { pattern: RegExp; period: 'year' | 'month' | 'day' }>> = {
+  '%Y': { pattern: /^(\d{4})$/, period: 'year' },
+  '%Y-%m': { pattern: /^(\d{4})-(\d{2})$/, period: 'month' },
+  '%Y%m': { pattern: /^(\d{4})(\d{2})$/, period: 'month' },
+  '%Y-%m-%d': { pattern: /^(\d{4})-(\d{2})-(\d{2})$/, period: 'day' },
+  '%Y%m%d': { pattern: /^(\d{4})(\d{2})(\d{2})$/, period: 'day' },
+};
+
+/** `DATE_FORMAT(d, '%Y-%m') = '2024-05'` → `d >= '2024-05-01' AND d < '2024-06-01'` (and year / day formats). */
+function dateFormatRewrite(
+  input: RewriteInput,
+  args: readonly AstNode[],
+  refusals: string[],
+): Rewrite | undefined {
+  const bare = bareColumn(input, args);
+  const info = bare?.column.info;
+  if (!bare || !info || args.length !== 2 || !isTemporalColumn(info) || input.operator !== '=')
+    return undefined;
+  const format = literalOf(args[1], input.backslashEscapes);
+  const value = literalOf(input.other, input.backslashEscapes);
+  if (format?.kind !== 'string' || value?.kind !== 'string') return undefined;
+  const shape = DATE_FORMATS[format.value];
+  if (!shape) return undefined;
+  const match = shape.pattern.exec(value.value);
+  if (!match) {
+    refusals.push(
+      `'${value.value}' is not a value DATE_FORMAT(…, '${format.value}') produces for a valid date, so no range is equivalent.`,
+    );
+    return undefined;
+  }
+  const year = Number(match[1]);
+  const month = match[2] ? Number(match[2]) : 1;
+  const day = match[3] ? Number(match[3]) : 1;
+  const start = new Date(Date.UTC(2000, month - 1, day));
+  start.setUTCFullYear(year);
+  if (year < 1000 || start.getUTCMonth() !== month - 1 || start.getUTCDate() !== day) return undefined;
+  const next = new Date(start.getTime());
+  if (shape.period === 'year') next.setUTCFullYear(year + 1);
+  else if (shape.period === 'month') next.setUTCMonth(month);
+  else next.setUTCDate(day + 1);
+  if (next.getUTCFullYear() > 9999) return undefined;
+  const text = (date: Date): string =>
+    `${String(date.getUTCFullYear()).padStart(4, '0')}-${String(date.getUTCMonth() + 1).padStart(2, '0')}-${String(date.getUTCDate()).padStart(2, '0')}`;
+  const replacement = rangeNode(bare.node, text(start), text(next));
+  if (!replacement) return undefined;
+  const zeroSafe = shape.period === 'day' || /NO_ZERO_IN_DATE/i.test(input.sqlMode ?? '');
+  const notes = [
+    `DATE_FORMAT(…, '${format.value}') = '${value.value}' holds exactly for the ${shape.period} starting ${text(start)}.`,
+    ...temporalNotes(bare.column, 'DATE_FORMAT()'),
+  ];
+  if (!zeroSafe)
+    notes.push(
+      `Not equivalent for zero-in-date values: a stored ${shape.period === 'year' ? `${year}-00-00` : `${match[1]}-${match[2]}-00`} formats as '${value.value}' but is outside the range; sql_mode without NO_ZERO_IN_DATE lets such values be stored.`,
+    );
+  return { target: 'site', replacement, notes, equivalent: zeroSafe };
+}
+
+/**
+ * `CAST(int_col AS CHAR) = '14716'` → `int_col = 14716`. CAST gives the canonical text of the
+ * integer, so only a canonical literal is equivalent: '014716', ' 14716' or '14716.0' never equal
+ * it, yet `int_col = '014716'` would match 14716 numerically.
+ */
+function castToCharRewrite(
+  input: RewriteInput,
+  expression: unknown,
+  target: unknown,
+  refusals: string[],
+): Rewrite | undefined {
+  if (!isNode(expression) || expression.type !== 'column_ref' || !isNode(target)) return undefined;
+  const type = String(target.dataType ?? '').toUpperCase();
+  if (type !== 'CHAR' && type !== 'NCHAR' && type !== 'VARCHAR') return undefined;
+  const column = input.columns.find((candidate) => candidate.node === expression);
+  const info = column?.info;
+  if (!column || !info || !isIntegerColumn(info) || input.operator !== '=') return undefined;
+  const length = typeof target.length === 'number' ? target.length : undefined;
+  const value = literalOf(input.other, input.backslashEscapes);
+  if (value?.kind !== 'string') return undefined;
+  if (!/^-?(0|[1-9]\d*)$/.test(value.value)) {
+    refusals.push(
+      `'${value.value}' is not the canonical text of an integer, so CAST(${column.column} AS CHAR) never equals it; ${column.column} = '${value.value}' would compare numerically and match. Not rewritten.`,
+    );
+    return undefined;
+  }
+  if (length !== undefined && length < 20) {
+    refusals.push(
+      `CAST(… AS CHAR(${length})) cuts longer numbers to ${length} characters, so other values can equal '${value.value}'; not rewritten.`,
+    );
+    return undefined;
+  }
+  return {
+    target: 'site',
+    replacement: compareNode(
+      '=',
+      columnNode(column.qualifier, column.column),
+      numberNode(BigInt(value.value)),
+    ),
+    notes: [
+      `CAST(${column.column} AS CHAR) is the canonical text of the integer, and '${value.value}' is canonical, so comparing the number is the same. Strings that are not canonical ('0${value.value}', ' ${value.value}', '${value.value}.0') never matched the CAST and are not offered this rewrite.`,
+    ],
   };
 }

@@ -1,5 +1,6 @@
 // LIK001: `LIKE '%…'` — a pattern that starts with a wildcard cannot seek a B-tree index.
 
+import { suffixSearchAdvice } from '../advice/advise.js';
 import { literalOf } from '../advice/literals.js';
 import { isNode } from '../sql/ast.js';
 import { defineRule, spanOf } from './engine.js';
@@ -38,6 +39,18 @@ export const rule = defineRule({
       if (!span) continue;
       const [resolved] = context.resolveColumns(site, column);
       const name = resolved?.info?.name ?? resolved?.column ?? '';
+      const suffix = /^%([^%_\\]+)$/.exec(pattern.value)?.[1];
+      const advice =
+        suffix && resolved
+          ? suffixSearchAdvice({
+              sql: context.sql,
+              ast: context.ast,
+              server: context.server,
+              site,
+              column: resolved,
+              suffix,
+            })
+          : {};
       context.report({
         messageId: 'leadingWildcard',
         data: { pattern: pattern.value, column: name },
@@ -45,11 +58,14 @@ export const rule = defineRule({
         table: resolved?.table?.name ?? resolved?.scopeTable?.table ?? null,
         columns: [name],
         expression: context.textOf(site.node),
-        suggestions: [],
+        suggestions: advice.suggestion ? [advice.suggestion] : [],
         notes: [
-          pattern.value.startsWith('%') && !/[%_]/.test(pattern.value.slice(1).replace(/%$/, ''))
-            ? 'No rewrite is equivalent. For a word search use a FULLTEXT index and MATCH … AGAINST; for a suffix search index a generated column REVERSE(column) and compare it with the reversed suffix followed by %.'
-            : 'No rewrite is equivalent; consider a FULLTEXT index with MATCH … AGAINST for word searches.',
+          ...(advice.note ? [advice.note] : []),
+          advice.suggestion
+            ? 'A suffix search: the generated column REVERSE(column) with an index turns it into a prefix search (the suggestion).'
+            : pattern.value.startsWith('%') && !/[%_]/.test(pattern.value.slice(1).replace(/%$/, ''))
+              ? 'No rewrite is equivalent. For a word search use a FULLTEXT index and MATCH … AGAINST; for a suffix search index a generated column REVERSE(column) and compare it with the reversed suffix followed by %.'
+              : 'No rewrite is equivalent; consider a FULLTEXT index with MATCH … AGAINST for word searches.',
         ],
       });
     }

@@ -53,6 +53,9 @@ export function classifyWrapping(operand: unknown): WrappedOperand | undefined {
       return { node: operand, kind: 'cast', name: 'CAST' };
     case 'case':
       return { node: operand, kind: 'case', name: 'CASE' };
+    case 'unary_expr':
+      // `-col = -5`: negation is arithmetic on the column.
+      return operand.operator === '-' ? { node: operand, kind: 'arithmetic', name: '-' } : undefined;
     case 'binary_expr': {
       const operator = String(operand.operator).toUpperCase();
       if (operator === '->' || operator === '->>') return { node: operand, kind: 'json', name: operator };
