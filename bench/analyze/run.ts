@@ -5,7 +5,7 @@
 // - expressions: arithmetic and function calls in every padding predicate, so every byte of the
 //   padding goes through node-sql-parser's grammar (the worst case; printed, not part of the target).
 import { analyze } from '../../src/core/analyze.js';
-import { offlineServerInfo } from '../../src/core/model/server-info.js';
+import { offlineServerInfo } from '../../src/core/sqlmode/modes.js';
 import { schemaFromDdl } from '../../src/core/schema/ddl.js';
 
 const TABLES = 200;

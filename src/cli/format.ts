@@ -1,7 +1,10 @@
-// Human-readable output of an analysis report (the default --format text).
+// Output of the CLI commands: an analysis report as text, a slow-log digest as text or as its JSON contract.
+// Shared by `analyze`, `digest` and `capture` (which prints a slow-log window as a digest).
 
 import type { AnalysisReport } from '../core/model/report.js';
 import type { SchemaLoadSummary } from '../core/schema/ddl-load.js';
+import type { MetricSummary } from '../core/slowlog/index.js';
+import type { SlowLogFileResult } from '../main/services/slowlog-file.js';
 
 /** `schema: loaded 16 tables, 4 views; skipped 1` */
 export function schemaLoadLine(load: SchemaLoadSummary): string {
@@ -55,5 +58,110 @@ export function formatReportText(report: AnalysisReport, name: string): string {
   lines.push(
     `${report.statements.length + report.errors.length} statement(s), ${findings} finding(s), ${report.errors.length} parse error(s); target ${target}`,
   );
+  return `${lines.join('\n')}\n`;
+}
+
+const round = (n: number, digits: number): number => Number(n.toFixed(digits));
+
+function metricJson(metric: MetricSummary | undefined, seconds: boolean) {
+  if (!metric) return null;
+  const r = (n: number): number => (seconds ? round(n, 6) : round(n, 2));
+  return {
+    sum: r(metric.sum),
+    min: r(metric.min),
+    max: r(metric.max),
+    avg: r(metric.avg),
+    median: r(metric.median),
+    p95: r(metric.p95),
+  };
+}
+
+/**
+ * The stable JSON contract of `sargable digest --format json` (issue: Slow query capture, CLI):
+ * `{ source, events, classes: [{ checksum, fingerprint, count, queryTime, lockTime, rowsSent,
+ * rowsExamined, firstSeen, lastSeen, schemas, example }], skipped: [{ line, reason }] }`.
+ * Metrics are `{ sum, min, max, avg, p95, median }` (null when the log has no such field);
+ * `example` is the full text of the slowest query of the class. Fields beyond the contract
+ * (`users`, `hosts`, `exampleQueryTime`, `queryTimeHistogram`, `execution`, `global`, `flags`,
+ * `metrics` with --all-attributes, `file` and
+ * `offset` of a skip…)
+ * are extras that may grow.
+ */
+export function digestToJson(result: SlowLogFileResult, extras: { metrics?: boolean } = {}) {
+  const g = result.global;
+  return {
+    source: result.source,
+    events: g.events,
+    classes: result.classes.map((c) => ({
+      checksum: c.checksum,
+      fingerprint: c.fingerprint,
+      count: c.queryCount,
+      queryTime: metricJson(c.queryTime, true),
+      lockTime: metricJson(c.lockTime, true),
+      rowsSent: metricJson(c.rowsSent, false),
+      rowsExamined: metricJson(c.rowsExamined, false),
+      rowsAffected: metricJson(c.rowsAffected, false),
+      queryTimeHistogram: c.queryTimeHistogram ?? null,
+      firstSeen: c.firstSeen ?? null,
+      lastSeen: c.lastSeen ?? null,
+      schemas: c.schemas,
+      example: c.example.sql,
+      exampleQueryTime: c.example.queryTime ?? null,
+      exampleSeen: c.example.ts ?? null,
+      exampleSchema: c.example.schema ?? null,
+      exampleLine: c.example.line,
+      users: c.users,
+      hosts: c.hosts,
+      execution: c.execution,
+      flags: c.flags,
+      ...(extras.metrics ? { metrics: c.metrics } : {}),
+      ranked: c.ranked,
+    })),
+    skipped: result.skipped.map((s) => ({
+      line: s.line,
+      reason: s.reason,
+      ...(s.file === undefined ? {} : { file: s.file }),
+      offset: s.offset,
+    })),
+    skippedTotal: result.skippedTotal,
+    global: {
+      queryCount: g.queryCount,
+      uniqueQueryCount: g.uniqueQueryCount,
+      queryTime: metricJson(g.queryTime, true),
+      lockTime: metricJson(g.lockTime, true),
+      rowsSent: metricJson(g.rowsSent, false),
+      rowsExamined: metricJson(g.rowsExamined, false),
+      firstSeen: g.firstSeen ?? null,
+      lastSeen: g.lastSeen ?? null,
+    },
+  };
+}
+
+/** A pt-query-digest-like profile table. */
+export function formatDigestText(result: SlowLogFileResult): string {
+  const g = result.global;
+  const total = g.queryTime?.sum ?? 0;
+  const lines: string[] = [];
+  const files = result.source.files.map((f) => f.path).join(', ');
+  lines.push(
+    `# ${files}: ${result.source.bytesRead} bytes, ${g.events} events, ${g.uniqueQueryCount} classes, Query_time total ${total.toFixed(6)} s`,
+  );
+  if (g.firstSeen) lines.push(`# From ${g.firstSeen} to ${g.lastSeen}`);
+  lines.push('');
+  lines.push(
+    `${'Rank'.padStart(4)}  ${'Time (s)'.padStart(12)}  ${'%'.padStart(5)}  ${'Calls'.padStart(7)}  ${'Avg (s)'.padStart(9)}  ${'p95 (s)'.padStart(9)}  ${'Checksum'.padEnd(34)}  Fingerprint`,
+  );
+  result.classes.forEach((c, i) => {
+    const sum = c.queryTime?.sum ?? 0;
+    const fp = c.fingerprint.length > 100 ? `${c.fingerprint.slice(0, 97)}...` : c.fingerprint;
+    lines.push(
+      `${String(i + 1).padStart(4)}  ${sum.toFixed(6).padStart(12)}  ${(total > 0 ? (sum / total) * 100 : 0).toFixed(1).padStart(5)}  ${String(c.queryCount).padStart(7)}  ${(c.queryTime?.avg ?? 0).toFixed(6).padStart(9)}  ${(c.queryTime?.p95 ?? 0).toFixed(6).padStart(9)}  0x${c.checksum}  ${fp}`,
+    );
+  });
+  if (result.skippedTotal > 0) {
+    lines.push('');
+    lines.push(`# ${result.skippedTotal} record(s) skipped:`);
+    for (const s of result.skipped.slice(0, 10)) lines.push(`#   ${s.file ?? ''}:${s.line}: ${s.reason}`);
+  }
   return `${lines.join('\n')}\n`;
 }

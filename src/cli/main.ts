@@ -64,6 +64,8 @@ Output formats: --format text (default) or --format json (a stable contract, see
 `;
 }
 
+const isDsnFlag = (arg: string): boolean => arg === '--dsn' || arg.startsWith('--dsn=');
+
 /** Run the CLI; returns the exit code. */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
@@ -80,8 +82,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     io.stderr(`sargable: unknown command '${name}'. Run 'sargable --help' for the list.\n`);
     return 2;
   }
+  // `digest --dsn URL` digests what ran on a live server: that is `capture` (see `sargable digest --help`).
+  const target = name === 'digest' && rest.some(isDsnFlag) ? (commands.capture ?? entry) : entry;
   try {
-    const command = await entry.load();
+    const command = await target.load();
     return await command(rest, io);
   } catch (error) {
     if (error instanceof UsageError) {

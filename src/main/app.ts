@@ -17,7 +17,7 @@ import {
   type IpcMainEvent,
   type IpcMainInvokeEvent,
 } from 'electron';
-import { createHandlers } from './handlers.js';
+import { createHandlers } from './handlers/index.js';
 import { dispatch } from './dispatch.js';
 import { createEventHandlers } from './events.js';
 import { runSubscription, type EventHandlers } from '../shared/events.js';
@@ -36,7 +36,7 @@ import {
   RENDERER_URL,
   WEB_PREFERENCES,
 } from './security.js';
-import type { ChooseFilesRequest } from './handlers.js';
+import type { ChooseFilesRequest } from './services/index.js';
 import { menuTemplate } from './menu.js';
 import { loadWindowState, MIN_WINDOW_SIZE, trackWindowState } from './window-state.js';
 

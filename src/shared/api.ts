@@ -95,7 +95,7 @@ export interface OpenResult {
   label: string;
 }
 
-/** Every method the services offer. Implemented by `src/main/handlers.ts` (one module per area in handlers/). */
+/** Every method the services offer. Implemented by `src/main/handlers/index.ts` (one module per area in handlers/). */
 export interface AdvisorApi
   extends
     UiApi,

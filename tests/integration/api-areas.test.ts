@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatch } from '../../src/main/dispatch.js';
-import { createHandlers } from '../../src/main/handlers.js';
+import { createHandlers } from '../../src/main/handlers/index.js';
 import { ConnectionService } from '../../src/main/services/connection.js';
 import type { AdvisorApi } from '../../src/shared/api.js';
 import { servedSql, type Finding, type Suggestion } from '../../src/core/model/report.js';

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import type { RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHandlers } from '../../src/main/handlers.js';
+import { createHandlers } from '../../src/main/handlers/index.js';
 import { ConnectionService } from '../../src/main/services/connection.js';
 import { AdvisorError } from '../../src/shared/errors.js';
 import { connect, scratchDatabaseName, testServers } from '../support/db.js';

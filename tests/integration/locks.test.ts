@@ -18,7 +18,7 @@ import {
 } from '../../src/main/services/locks.js';
 import { detectServerInfo } from '../../src/main/services/server-info.js';
 import { dispatch } from '../../src/main/dispatch.js';
-import { createHandlers } from '../../src/main/handlers.js';
+import { createHandlers } from '../../src/main/handlers/index.js';
 import { ConnectionService } from '../../src/main/services/connection.js';
 import { connect, scratchDatabaseName, testServers } from '../support/db.js';
 

@@ -1,7 +1,7 @@
 // schema.outline on real servers: the completion outline through the guarded read-only session, bounded.
 import { afterAll, describe, expect, it } from 'vitest';
 import { dispatch } from '../../src/main/dispatch.js';
-import { createHandlers } from '../../src/main/handlers.js';
+import { createHandlers } from '../../src/main/handlers/index.js';
 import { ConnectionService } from '../../src/main/services/connection.js';
 import type { SchemaOutline } from '../../src/core/sql/completion.js';
 import { testServers, withScratchDatabase } from '../support/db.js';

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toJson } from '../../src/cli/commands/digest.js';
+import { digestToJson } from '../../src/cli/format.js';
 import { fingerprint } from '../../src/core/fingerprint/index.js';
 import { utf8ToBinaryString } from '../../src/core/slowlog/index.js';
 import { digestFilesInThread } from '../../src/main/services/slowlog-file.js';
@@ -193,7 +193,7 @@ async function saveFixture(flavor: string, logFile: string, schema: string): Pro
   const ptJson = JSON.parse(pt.stdout) as { global: Record<string, unknown> };
   delete ptJson.global.files; // holds the absolute path
   writeFileSync(path.join(fixtures, `${name}.pt.json`), `${JSON.stringify(ptJson, null, 2)}\n`);
-  const ours = toJson(await digestFilesInThread([log]));
+  const ours = digestToJson(await digestFilesInThread([log]));
   writeFileSync(
     path.join(fixtures, `${name}.expected.json`),
     `${JSON.stringify({ ...ours, source: { ...ours.source, files: [], elapsedMs: 0 } }, null, 2)}\n`,

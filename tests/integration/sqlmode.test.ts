@@ -5,7 +5,6 @@ import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/core/analyze.js';
 import { parseVersion } from '../../src/core/flavors/version.js';
 import type { PredictedError } from '../../src/core/model/report.js';
-import { offlineServerInfo } from '../../src/core/model/server-info.js';
 import { rules } from '../../src/core/rules/index.js';
 import { schemaFromDdl } from '../../src/core/schema/ddl.js';
 import { splitStatements } from '../../src/core/sql/split.js';
@@ -16,6 +15,7 @@ import {
   inRange,
   modeFamily,
   modeStatus,
+  offlineServerInfo,
   validModes,
 } from '../../src/core/sqlmode/modes.js';
 import { readSqlModeView } from '../../src/main/services/sqlmode.js';

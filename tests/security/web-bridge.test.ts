@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHandlers } from '../../src/main/handlers.js';
+import { createHandlers } from '../../src/main/handlers/index.js';
 import { ConnectionService } from '../../src/main/services/connection.js';
 import { startWebServer, type RunningWebServer } from '../../src/main/web/server.js';
 

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { dispatch } from '../../src/main/dispatch.js';
-import { createHandlers } from '../../src/main/handlers.js';
+import { createHandlers } from '../../src/main/handlers/index.js';
 import { ConnectionService } from '../../src/main/services/connection.js';
 import { ProfileService, ProfileStore } from '../../src/main/services/profiles.js';
 import { NoSecretStore } from '../../src/main/services/secrets.js';

@@ -15,7 +15,7 @@ import { loadSchema } from '../../main/services/schema.js';
 import { offlineTarget, runLiveAnalysis, runOfflineAnalysis } from '../../main/services/analysis.js';
 import { parseWorkspace } from '../../core/workspace/index.js';
 import { rules as registry } from '../../core/rules/index.js';
-import { parseCommandArgs } from '../args.js';
+import { parseCommonArgs } from '../args.js';
 import { checkSqlMode } from './sqlmode.js';
 import { dsnWithPassword, readInput, readSchemaSources, readText } from '../input.js';
 import { UsageError, type CliCommand, type CliIo } from '../io.js';
@@ -52,29 +52,26 @@ Exit codes: 0 ran, 1 a finding reached --fail-on, 2 usage or input error.
 The password in --dsn can also come from the environment variable SARGABLE_PASSWORD.`;
 
 export const run: CliCommand = async (argv, io) => {
-  const { values, positionals } = parseCommandArgs(argv, {
-    schema: { type: 'string', multiple: true },
-    dsn: { type: 'string' },
-    flavor: { type: 'string' },
-    'server-version': { type: 'string' },
-    format: { type: 'string', default: 'text' },
-    'fail-on': { type: 'string' },
-    verify: { type: 'boolean' },
-    'sql-mode': { type: 'string' },
-    'allow-what-if': { type: 'boolean' },
-    'verify-threshold': { type: 'string' },
-    disable: { type: 'string', multiple: true },
-    workspace: { type: 'string' },
-    'no-statistics': { type: 'boolean' },
-    help: { type: 'boolean', short: 'h' },
-  });
-  if (values.help) {
-    io.stdout(`${usage}\n`);
-    return 0;
-  }
-  const format = values.format;
-  if (format !== 'text' && format !== 'json')
-    throw new UsageError(`--format must be text or json, not '${format}'`);
+  const args = parseCommonArgs(
+    argv,
+    {
+      schema: { type: 'string', multiple: true },
+      dsn: { type: 'string' },
+      flavor: { type: 'string' },
+      'server-version': { type: 'string' },
+      'fail-on': { type: 'string' },
+      verify: { type: 'boolean' },
+      'sql-mode': { type: 'string' },
+      'allow-what-if': { type: 'boolean' },
+      'verify-threshold': { type: 'string' },
+      disable: { type: 'string', multiple: true },
+      workspace: { type: 'string' },
+      'no-statistics': { type: 'boolean' },
+    },
+    { io, usage },
+  );
+  if (!args) return 0;
+  const { values, positionals, format } = args;
   const failOn = values['fail-on'];
   if (failOn !== undefined && !(severities as readonly string[]).includes(failOn)) {
     throw new UsageError(`--fail-on must be one of ${severities.join(', ')}`);

@@ -11,10 +11,10 @@ import {
 } from '../../main/services/slowlog-table.js';
 import { captureSlowLogWindow, previewSlowLogWindow } from '../../main/services/slowlog-window.js';
 import { AdvisorError } from '../../shared/errors.js';
-import { parseCommandArgs } from '../args.js';
+import { parseCommonArgs } from '../args.js';
+import { digestToJson, formatDigestText } from '../format.js';
 import { dsnWithPassword } from '../input.js';
 import { UsageError, type CliCommand } from '../io.js';
-import { formatDigestText, toJson } from './digest.js';
 
 export const usage = `Usage: sargable capture --dsn URL [options]
 
@@ -54,27 +54,24 @@ function positiveNumber(
 }
 
 export const run: CliCommand = async (argv, io) => {
-  const { values } = parseCommandArgs(argv, {
-    dsn: { type: 'string' },
-    window: { type: 'string' },
-    format: { type: 'string', default: 'text' },
-    limit: { type: 'string' },
-    source: { type: 'string', default: 'digests' },
-    'enable-slow-log': { type: 'boolean' },
-    'allow-write': { type: 'boolean' },
-    'long-query-time': { type: 'string' },
-    'max-rows': { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  });
-  if (values.help) {
-    io.stdout(`${usage}\n`);
-    return 0;
-  }
+  const args = parseCommonArgs(
+    argv,
+    {
+      dsn: { type: 'string' },
+      window: { type: 'string' },
+      limit: { type: 'string' },
+      source: { type: 'string', default: 'digests' },
+      'enable-slow-log': { type: 'boolean' },
+      'allow-write': { type: 'boolean' },
+      'long-query-time': { type: 'string' },
+      'max-rows': { type: 'string' },
+    },
+    { io, usage },
+  );
+  if (!args) return 0;
+  const { values, format } = args;
   if (!values.dsn)
     throw new UsageError('--dsn is required: sargable capture --dsn mysql://user:pass@host:3306/');
-  const format = values.format;
-  if (format !== 'text' && format !== 'json')
-    throw new UsageError(`--format must be text or json, not '${format}'`);
   if (values.source !== 'digests' && values.source !== 'slow-log-table') {
     throw new UsageError(`--source must be digests or slow-log-table, not '${values.source}'`);
   }
@@ -174,7 +171,7 @@ function printSlowLog(
     out(
       `${JSON.stringify(
         {
-          ...toJson(asFile),
+          ...digestToJson(asFile),
           source: { kind: 'slow_log', server: label, ...result.source },
           cursor: result.cursor,
           reset: result.reset,

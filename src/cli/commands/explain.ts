@@ -5,7 +5,7 @@ import { splitStatements } from '../../core/sql/split.js';
 import { AdvisorError } from '../../shared/errors.js';
 import { ConnectionService } from '../../main/services/connection.js';
 import { explainStatement } from '../../main/services/explain.js';
-import { parseCommandArgs } from '../args.js';
+import { parseCommonArgs } from '../args.js';
 import { dsnWithPassword, readInput } from '../input.js';
 import { UsageError, type CliCommand } from '../io.js';
 
@@ -26,21 +26,19 @@ Options:
   --format text|json     output format (default text)`;
 
 export const run: CliCommand = async (argv, io) => {
-  const { values, positionals } = parseCommandArgs(argv, {
-    dsn: { type: 'string' },
-    analyze: { type: 'boolean' },
-    timeout: { type: 'string' },
-    parse: { type: 'boolean' },
-    flavor: { type: 'string' },
-    format: { type: 'string', default: 'text' },
-    help: { type: 'boolean', short: 'h' },
-  });
-  if (values.help) {
-    io.stdout(`${usage}\n`);
-    return 0;
-  }
-  if (values.format !== 'text' && values.format !== 'json')
-    throw new UsageError('--format must be text or json');
+  const args = parseCommonArgs(
+    argv,
+    {
+      dsn: { type: 'string' },
+      analyze: { type: 'boolean' },
+      timeout: { type: 'string' },
+      parse: { type: 'boolean' },
+      flavor: { type: 'string' },
+    },
+    { io, usage },
+  );
+  if (!args) return 0;
+  const { values, positionals, format } = args;
   if (positionals.length > 1) throw new UsageError('Give one FILE (or - for standard input).');
   if (!values.parse && !values.dsn)
     throw new UsageError('--dsn is required (or --parse for pasted EXPLAIN output).');
@@ -57,7 +55,7 @@ export const run: CliCommand = async (argv, io) => {
       );
     }
     io.stdout(
-      values.format === 'json'
+      format === 'json'
         ? `${JSON.stringify({ plan: parsed.report.root, format: parsed.report.format, flavor: parsed.report.flavor, warnings: parsed.report.warnings }, null, 2)}\n`
         : formatTree(parsed.report.root),
     );
@@ -99,7 +97,7 @@ export const run: CliCommand = async (argv, io) => {
       statements,
       errors,
     };
-    if (values.format === 'json') io.stdout(`${JSON.stringify(report, null, 2)}\n`);
+    if (format === 'json') io.stdout(`${JSON.stringify(report, null, 2)}\n`);
     else {
       for (const statement of statements)
         io.stdout(

@@ -5,7 +5,7 @@ import type { BlockingNode } from '../../core/locks/tree.js';
 import type { LockInfo, TxnInfo } from '../../core/locks/types.js';
 import { ConnectionService } from '../../main/services/connection.js';
 import { pollLocks, type LockSnapshot } from '../../main/services/locks.js';
-import { parseCommandArgs } from '../args.js';
+import { parseCommonArgs } from '../args.js';
 import { dsnWithPassword } from '../input.js';
 import { UsageError, type CliCommand } from '../io.js';
 
@@ -37,23 +37,20 @@ export function snapshotJson(snapshot: LockSnapshot, history: readonly DeadlockH
 }
 
 export const run: CliCommand = async (argv, io) => {
-  const { values } = parseCommandArgs(argv, {
-    dsn: { type: 'string' },
-    format: { type: 'string', default: 'text' },
-    watch: { type: 'string' },
-    explain: { type: 'boolean' },
-    'lock-counts': { type: 'boolean' },
-    help: { type: 'boolean', short: 'h' },
-  });
-  if (values.help) {
-    io.stdout(`${usage}\n`);
-    return 0;
-  }
+  const args = parseCommonArgs(
+    argv,
+    {
+      dsn: { type: 'string' },
+      watch: { type: 'string' },
+      explain: { type: 'boolean' },
+      'lock-counts': { type: 'boolean' },
+    },
+    { io, usage },
+  );
+  if (!args) return 0;
+  const { values, format } = args;
   if (!values.dsn)
     throw new UsageError('--dsn is required: sargable locks --dsn mysql://user:pass@host:3306/');
-  const format = values.format;
-  if (format !== 'text' && format !== 'json')
-    throw new UsageError(`--format must be text or json, not '${format}'`);
   let watchSeconds: number | null = null;
   if (values.watch !== undefined) {
     watchSeconds = Number(values.watch);

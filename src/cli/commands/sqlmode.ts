@@ -10,7 +10,7 @@ import { offlineSchema, offlineTarget } from '../../main/services/analysis.js';
 import { ConnectionService } from '../../main/services/connection.js';
 import { readSqlModeView } from '../../main/services/sqlmode.js';
 import { AdvisorError } from '../../shared/errors.js';
-import { parseCommandArgs } from '../args.js';
+import { parseCommonArgs } from '../args.js';
 import { dsnWithPassword, readSchemaSources } from '../input.js';
 import { UsageError, type CliCommand, type CliIo } from '../io.js';
 
@@ -35,22 +35,19 @@ Options:
 Exit codes: 0 ran, 1 (upgrade view) some statement would fail, 2 usage or input error.`;
 
 export const run: CliCommand = async (argv, io) => {
-  const { values, positionals } = parseCommandArgs(argv, {
-    dsn: { type: 'string' },
-    flavor: { type: 'string' },
-    'server-version': { type: 'string' },
-    'sql-mode': { type: 'string' },
-    schema: { type: 'string', multiple: true },
-    format: { type: 'string', default: 'text' },
-    help: { type: 'boolean', short: 'h' },
-  });
-  if (values.help) {
-    io.stdout(`${usage}\n`);
-    return 0;
-  }
-  const format = values.format;
-  if (format !== 'text' && format !== 'json')
-    throw new UsageError(`--format must be text or json, not '${format}'`);
+  const args = parseCommonArgs(
+    argv,
+    {
+      dsn: { type: 'string' },
+      flavor: { type: 'string' },
+      'server-version': { type: 'string' },
+      'sql-mode': { type: 'string' },
+      schema: { type: 'string', multiple: true },
+    },
+    { io, usage },
+  );
+  if (!args) return 0;
+  const { values, positionals, format } = args;
   if (positionals.length > 1) throw new UsageError('Give one FILE (or - for standard input).');
   if (positionals.length === 0) {
     if (!values.dsn)

@@ -1,7 +1,6 @@
 // What we know about the server an analysis targets: flavor, version, modes, capabilities.
 
-import { capabilitiesFor, type Capabilities, type Flavor } from '../flavors/capabilities.js';
-import { defaultSqlMode } from '../sqlmode/modes.js';
+import type { Capabilities, Flavor } from '../flavors/capabilities.js';
 
 /** Runtime facts that are not derived from the version (read from the live server). */
 export interface RuntimeCapabilities {
@@ -34,19 +33,4 @@ export interface AnalysisTarget {
   source: TargetSource;
   /** Present when connected. */
   server?: ServerInfo;
-}
-
-/** Build a ServerInfo for offline analysis from a flavor and version only. */
-export function offlineServerInfo(flavor: Flavor, version: string): ServerInfo {
-  // The version's compiled default sql_mode (knowledge base in core/sqlmode/data.ts).
-  const modes = defaultSqlMode(flavor, version);
-  return {
-    flavor,
-    version,
-    versionString: version,
-    versionComment: '',
-    sqlMode: { session: modes, global: modes },
-    capabilities: { ...capabilitiesFor(flavor, version), performanceSchema: flavor !== 'mariadb' },
-    database: null,
-  };
 }

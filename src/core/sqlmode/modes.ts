@@ -1,8 +1,9 @@
 // sql_mode strings: parsing, expansion of combination modes, validation per server, defaults and predicted errors.
 
-import type { Flavor } from '../flavors/capabilities.js';
+import { capabilitiesFor, type Flavor } from '../flavors/capabilities.js';
 import { parseVersion, satisfies, type Version } from '../flavors/version.js';
 import type { PredictedError } from '../model/report.js';
+import type { ServerInfo } from '../model/server-info.js';
 import {
   DEFAULT_SQL_MODES,
   ERRORS,
@@ -44,6 +45,21 @@ export function defaultSqlModeEntry(flavor: Flavor, version: Version | string): 
 /** The compiled default sql_mode of a server, as `SELECT @@GLOBAL.sql_mode` prints it. */
 export function defaultSqlMode(flavor: Flavor, version: Version | string): string {
   return defaultSqlModeEntry(flavor, version).modes.join(',');
+}
+
+/** Build a ServerInfo for offline analysis from a flavor and version only. */
+export function offlineServerInfo(flavor: Flavor, version: string): ServerInfo {
+  // The version's compiled default sql_mode (knowledge base in data.ts).
+  const modes = defaultSqlMode(flavor, version);
+  return {
+    flavor,
+    version,
+    versionString: version,
+    versionComment: '',
+    sqlMode: { session: modes, global: modes },
+    capabilities: { ...capabilitiesFor(flavor, version), performanceSchema: flavor !== 'mariadb' },
+    database: null,
+  };
 }
 
 /** Split a sql_mode string into upper-case names (empty parts dropped). */

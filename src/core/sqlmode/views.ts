@@ -4,10 +4,18 @@ import { analyze } from '../analyze.js';
 import type { Flavor } from '../flavors/capabilities.js';
 import type { PredictedError } from '../model/report.js';
 import type { SchemaModel } from '../model/schema.js';
-import { offlineServerInfo, type ServerInfo } from '../model/server-info.js';
+import type { ServerInfo } from '../model/server-info.js';
 import { rules as registry } from '../rules/index.js';
 import { VARIABLE_DEFAULTS, type ModeEffect } from './data.js';
-import { defaultSqlModeEntry, expandSqlMode, inRange, modeFamily, modeInfo, sqlModeSet } from './modes.js';
+import {
+  defaultSqlModeEntry,
+  expandSqlMode,
+  inRange,
+  modeFamily,
+  modeInfo,
+  offlineServerInfo,
+  sqlModeSet,
+} from './modes.js';
 
 /** One mode as the server view lists it. */
 export interface ModeLine {

@@ -3,7 +3,7 @@
 import { topClassesFromDigest } from '../../core/capture/index.js';
 import type { CaptureApi } from '../../shared/api/capture.js';
 import { AdvisorError } from '../../shared/errors.js';
-import type { Services } from '../handlers.js';
+import type { Services } from '../services/index.js';
 import { FileGrants } from '../services/file-grants.js';
 import { CaptureService, digestDelta, readDigestHistogram, takeDigestSnapshot } from '../services/capture.js';
 import { digestSlowLogFiles } from '../services/slowlog-file.js';

@@ -5,7 +5,7 @@ import { analyzeApplicableDdl, type DdlAnalysis } from '../../core/ddl/apply-gua
 import { versionNumber } from '../../core/sql/lexer.js';
 import type { AppliedStatement, DdlApi } from '../../shared/api/ddl.js';
 import { AdvisorError } from '../../shared/errors.js';
-import type { Services } from '../handlers.js';
+import type { Services } from '../services/index.js';
 import { mapMysqlError } from '../services/mysql-errors.js';
 import { assertProductionConfirmed } from '../services/production-guard.js';
 import { loggedWrite } from '../services/write-log.js';

@@ -3,7 +3,7 @@
 import { parsePlan } from '../../core/explain/index.js';
 import type { ExplainApi } from '../../shared/api/explain.js';
 import { AdvisorError } from '../../shared/errors.js';
-import type { Services } from '../handlers.js';
+import type { Services } from '../services/index.js';
 import { queryKiller } from '../services/connection.js';
 import { explainStatement, verifyWhatIf } from '../services/explain.js';
 import { assertProductionConfirmed } from '../services/production-guard.js';

@@ -2,7 +2,7 @@
 
 import type { FilesApi } from '../../shared/api/files.js';
 import { AdvisorError } from '../../shared/errors.js';
-import type { Services } from '../handlers.js';
+import type { Services } from '../services/index.js';
 import { FileGrants } from '../services/file-grants.js';
 
 export function createFilesHandlers(services: Services): FilesApi {

@@ -1,7 +1,7 @@
 // Handlers for the locks area (see src/shared/api/locks.ts).
 
 import type { LocksApi } from '../../shared/api/locks.js';
-import type { Services } from '../handlers.js';
+import type { Services } from '../services/index.js';
 import { AdvisorError } from '../../shared/errors.js';
 import { countRecordLocks, killSession, pollLocks, statementRewrites } from '../services/locks.js';
 import { assertProductionConfirmed } from '../services/production-guard.js';

@@ -2,13 +2,9 @@
 
 import path from 'node:path';
 import type { ProfilesApi } from '../../shared/api/profiles.js';
-import type { Services } from '../handlers.js';
+import type { Services } from '../services/index.js';
 import { defaultConfigDir, ProfileService, ProfileStore } from '../services/profiles.js';
-import { NoSecretStore } from '../services/secrets.js';
-
-/** Why a face without a ProfileService (web mode, tests) stores no secrets. */
-export const NO_KEYCHAIN_REASON =
-  'Web mode cannot reach the OS keychain, so passwords are not saved; you will be asked each time.';
+import { NO_KEYCHAIN_REASON, NoSecretStore } from '../services/secrets.js';
 
 /** The profiles handlers; a ProfileService without secret storage is created when `services.profiles` is absent. */
 export function createProfilesHandlers(services: Services): ProfilesApi {

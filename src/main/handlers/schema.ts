@@ -3,7 +3,7 @@
 import { schemaFromDdl } from '../../core/schema/ddl.js';
 import { outlineFromSchema } from '../../core/sql/completion.js';
 import type { SchemaApi } from '../../shared/api/schema.js';
-import type { Services } from '../handlers.js';
+import type { Services } from '../services/index.js';
 import { mapMysqlError } from '../services/mysql-errors.js';
 import { loadOutline } from '../services/schema.js';
 

@@ -5,7 +5,7 @@ import { validateSqlMode, validModes } from '../../core/sqlmode/modes.js';
 import { whatBreaks, whatBreaksForClasses, type UpgradeTarget } from '../../core/sqlmode/views.js';
 import type { SqlModeApi } from '../../shared/api/sqlmode.js';
 import { AdvisorError } from '../../shared/errors.js';
-import type { Services } from '../handlers.js';
+import type { Services } from '../services/index.js';
 import { offlineSchema, offlineTarget } from '../services/analysis.js';
 import { loadSchema } from '../services/schema.js';
 import { readSqlModeView } from '../services/sqlmode.js';

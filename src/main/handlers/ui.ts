@@ -1,7 +1,7 @@
 // Handlers for the UI area (see src/shared/api/ui.ts): read-only lookups for confirmations.
 
 import type { UiApi } from '../../shared/api/ui.js';
-import type { Services } from '../handlers.js';
+import type { Services } from '../services/index.js';
 import { tableSize } from '../services/explain.js';
 import { mapMysqlError } from '../services/mysql-errors.js';
 

@@ -13,7 +13,7 @@ import {
 } from '../../core/workspace/index.js';
 import type { WorkspaceApi, WorkspaceReply } from '../../shared/api/workspace.js';
 import { AdvisorError } from '../../shared/errors.js';
-import type { Services } from '../handlers.js';
+import type { Services } from '../services/index.js';
 import { loadSchema } from '../services/schema.js';
 import { readDdlEnvironment, readTableStats } from '../services/environment.js';
 import { loadWorkspace, saveWorkspace } from '../services/workspace-store.js';

@@ -1,14 +1,43 @@
 // Wires the services used by every face (Electron, web mode, CLI).
 
 import path from 'node:path';
-import type { ChooseFilesRequest, Services } from '../handlers.js';
-import { FileGrants } from './file-grants.js';
-import { NO_KEYCHAIN_REASON } from '../handlers/profiles.js';
+import type { AppInfo } from '../../shared/api.js';
 import { CaptureService } from './capture.js';
 import { ConnectionService } from './connection.js';
+import { FileGrants } from './file-grants.js';
 import { defaultConfigDir, ProfileService, ProfileStore } from './profiles.js';
-import { NoSecretStore, SafeStorageSecretStore, type SafeStorageLike } from './secrets.js';
+import {
+  NO_KEYCHAIN_REASON,
+  NoSecretStore,
+  SafeStorageSecretStore,
+  type SafeStorageLike,
+} from './secrets.js';
+import type { WorkspaceSessions } from './workspace-sessions.js';
 import { APP_NAME, APP_VERSION } from '../version.js';
+
+/** The services the handlers call (built by createServices; tests build their own). */
+export interface Services {
+  connections: ConnectionService;
+  app: AppInfo;
+  /** Electron's userData dir; workspaces live under it (default: the user's config dir). */
+  userDataDir?: string;
+  /** Capture snapshots and background jobs (digest files, slow-log windows); created when absent. */
+  capture?: CaptureService;
+  /** Saved profiles and their secret store; created (without secret storage) when absent. */
+  profiles?: ProfileService;
+  /** Open workspaces per profile, shared by the workspace and locks areas; created when absent. */
+  workspaces?: WorkspaceSessions;
+  /** Files the user chose (dialog, upload, --allow-dir); absent = none, every path is refused. */
+  files?: FileGrants;
+  /** Electron: the native open/save dialog in main (files.choose); absent in web mode. */
+  chooseFiles?: (request: ChooseFilesRequest) => Promise<string[]>;
+}
+
+/** What files.choose asks the native dialog for. */
+export interface ChooseFilesRequest {
+  purpose: 'slowlog' | 'workspace-open' | 'workspace-save';
+  multiple?: boolean;
+}
 
 /** What the Electron main process can pass in (web mode passes nothing). */
 export interface ServiceOptions {

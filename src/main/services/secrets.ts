@@ -38,6 +38,10 @@ export interface SecretStore {
   has(key: string): Promise<boolean>;
 }
 
+/** Why a face without a keychain (web mode, tests) stores no secrets. */
+export const NO_KEYCHAIN_REASON =
+  'Web mode cannot reach the OS keychain, so passwords are not saved; you will be asked each time.';
+
 /** Stores nothing; the app asks for the password each time. Used in web mode and without a keychain. */
 export class NoSecretStore implements SecretStore {
   constructor(private readonly why: string) {}

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createServices } from '../services/index.js';
-import { createHandlers } from '../handlers.js';
+import { createHandlers } from '../handlers/index.js';
 import { createEventHandlers } from '../events.js';
 import { isLoopback, startWebServer } from './server.js';
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../../src/core/analyze.js';
 import { applySelectivity, isLowSelectivity, selectivityRequests } from '../../../src/core/advice/index.js';
-import { offlineServerInfo } from '../../../src/core/model/server-info.js';
+import { offlineServerInfo } from '../../../src/core/sqlmode/modes.js';
 import { schemaFromDdl } from '../../../src/core/schema/ddl.js';
 
 const DDL = `CREATE TABLE products (id int NOT NULL, status tinyint NOT NULL, qty int NOT NULL,

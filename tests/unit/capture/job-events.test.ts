@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEventHandlers } from '../../../src/main/events.js';
-import { createHandlers } from '../../../src/main/handlers.js';
+import { createHandlers } from '../../../src/main/handlers/index.js';
 import { CaptureService, type JobStatus } from '../../../src/main/services/capture.js';
 import { ConnectionService } from '../../../src/main/services/connection.js';
 import { FileGrants } from '../../../src/main/services/file-grants.js';

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../../src/core/analyze.js';
-import { offlineServerInfo } from '../../../src/core/model/server-info.js';
+import { offlineServerInfo } from '../../../src/core/sqlmode/modes.js';
 import { checkReadOnlyStatement } from '../../../src/main/services/statement-guard.js';
 import { mutated, ruleSqlCorpus, SlowestInput, tokenSoup } from './fuzz-support.js';
 

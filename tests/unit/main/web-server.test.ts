@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHandlers } from '../../../src/main/handlers.js';
+import { createHandlers } from '../../../src/main/handlers/index.js';
 import { ConnectionService } from '../../../src/main/services/connection.js';
 import { startWebServer, type RunningWebServer } from '../../../src/main/web/server.js';
 import { createClient, httpTransport } from '../../../src/shared/client.js';

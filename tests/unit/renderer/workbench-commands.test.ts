@@ -1,6 +1,6 @@
 // The workbench commands (state/analysis.ts, tabs.ts, suggestions.ts) against the real offline API and a recording editor.
 import { describe, expect, it } from 'vitest';
-import { createHandlers } from '../../../src/main/handlers.js';
+import { createHandlers } from '../../../src/main/handlers/index.js';
 import { dispatch } from '../../../src/main/dispatch.js';
 import { ConnectionService } from '../../../src/main/services/connection.js';
 import type { AdvisorApi } from '../../../src/shared/api.js';

@@ -5,7 +5,7 @@ import { parse } from 'yaml';
 import { analyze } from '../../../src/core/analyze.js';
 import type { Flavor } from '../../../src/core/flavors/capabilities.js';
 import type { Finding } from '../../../src/core/model/report.js';
-import { offlineServerInfo } from '../../../src/core/model/server-info.js';
+import { offlineServerInfo } from '../../../src/core/sqlmode/modes.js';
 import { schemaFromDdl } from '../../../src/core/schema/ddl.js';
 import { rules } from '../../../src/core/rules/index.js';
 

@@ -2,7 +2,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { toJson } from '../../../src/cli/commands/digest.js';
+import { digestToJson } from '../../../src/cli/format.js';
 import { digestFilesInThread } from '../../../src/main/services/slowlog-file.js';
 import { digestFile, ours, theirs, type ExpectedJson } from './pt-json.js';
 
@@ -35,13 +35,13 @@ describe('slow logs captured from the test servers', () => {
   });
 
   it.each(logs)('%s: sargable digest --format json matches the golden file', async (name) => {
-    const json = toJson(await digestFilesInThread([`${dir}${name}.log`]));
+    const json = digestToJson(await digestFilesInThread([`${dir}${name}.log`]));
     const golden = JSON.parse(readFileSync(`${dir}${name}.expected.json`, 'utf8')) as unknown;
     expect({ ...json, source: { ...json.source, files: [], elapsedMs: 0 } }).toEqual(golden);
   });
 
   it('JSON carries every field of the CLI contract', async () => {
-    const json = toJson(await digestFilesInThread([`${dir}mysql-workload.log`]));
+    const json = digestToJson(await digestFilesInThread([`${dir}mysql-workload.log`]));
     const first = json.classes[0]!;
     expect({
       top: Object.keys(json),
