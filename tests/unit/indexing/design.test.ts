@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { analyze } from '../../../src/core/analyze.js';
 import { designQueryIndexes, type TableIndexPlan } from '../../../src/core/indexing/index.js';
 import { keyPartBytes } from '../../../src/core/indexing/key-length.js';
-import { offlineServerInfo } from '../../../src/core/model/server-info.js';
+import { offlineServerInfo } from '../../../src/core/sqlmode/modes.js';
 import { schemaFromDdl } from '../../../src/core/schema/ddl.js';
 import { parseStatement } from '../../../src/core/sql/parse.js';
 
