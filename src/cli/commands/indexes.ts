@@ -10,7 +10,7 @@ import {
 } from '../../core/indexing/index.js';
 import type { SchemaModel } from '../../core/model/schema.js';
 import type { ServerInfo } from '../../core/model/server-info.js';
-import { offlineServerInfo } from '../../core/model/server-info.js';
+import { offlineServerInfo } from '../../core/sqlmode/modes.js';
 import { binaryToDisplay } from '../../core/slowlog/index.js';
 import { ConnectionService } from '../../main/services/connection.js';
 import { offlineSchema, offlineTarget } from '../../main/services/analysis.js';

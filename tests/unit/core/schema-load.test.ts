@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { loadSchemaText } from '../../../src/core/schema/ddl-load.js';
 import { schemaFromDdl } from '../../../src/core/schema/ddl.js';
 import { analyze } from '../../../src/core/analyze.js';
-import { offlineServerInfo } from '../../../src/core/model/server-info.js';
+import { offlineServerInfo } from '../../../src/core/sqlmode/modes.js';
 import { schemaDifferences } from '../../support/schema-compare.js';
 
 const ROOT = path.resolve(__dirname, '../../fixtures/schemas');

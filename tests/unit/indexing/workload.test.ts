@@ -5,7 +5,7 @@ import {
   workloadFromText,
   type WorkloadPlan,
 } from '../../../src/core/indexing/index.js';
-import { offlineServerInfo } from '../../../src/core/model/server-info.js';
+import { offlineServerInfo } from '../../../src/core/sqlmode/modes.js';
 import { schemaFromDdl } from '../../../src/core/schema/ddl.js';
 
 const schema = schemaFromDdl(
