@@ -2,7 +2,7 @@
 // analysed; what is still deeper gets the documented INPUT_TOO_COMPLEX error, never a stack overflow.
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../../src/core/analyze.js';
-import { offlineServerInfo } from '../../../src/core/model/server-info.js';
+import { offlineServerInfo } from '../../../src/core/sqlmode/modes.js';
 import { schemaFromDdl } from '../../../src/core/schema/ddl.js';
 import { isNode } from '../../../src/core/sql/ast.js';
 import { collapseRedundantParentheses, nestingDepth } from '../../../src/core/sql/limits.js';
