@@ -22,6 +22,7 @@ import { findTable } from './model/schema.js';
 import { isNode } from './sql/ast.js';
 import type { StatementSlice } from './sql/split.js';
 import { TOO_COMPLEX } from './sql/limits.js';
+import { provablyInvalid } from './sql/validity.js';
 import { designFor } from './indexing/design.js';
 import { schemaAfterAlter } from './schema/alter.js';
 import { schemaFromDdl } from './schema/ddl.js';
@@ -92,6 +93,38 @@ export function analyze(text: string, options: AnalyzeOptions): AnalysisReport {
 
   function analyzeStatement(slice: StatementSlice, index: number): void {
     const parsed = parseStatement(slice.sql, options.server.flavor);
+    if (!parsed.ok && !parsed.code && !provablyInvalid(slice.sql, options.server.flavor)) {
+      // The grammar does not know this syntax, but nothing proves the statement invalid: say it was
+      // not fully analysed (PRS001) instead of reporting a syntax error the server would not raise.
+      const statement: StatementReport = {
+        index,
+        sql: slice.sql,
+        line: slice.line,
+        column: slice.column,
+        findings: [],
+      };
+      if (
+        activeRules.some((rule) => rule.meta.id === 'PRS001') &&
+        !disabledByComment(slice.sql).has('PRS001')
+      ) {
+        const line = slice.line + parsed.line - 1;
+        const column = parsed.line === 1 ? slice.column + parsed.column - 1 : parsed.column;
+        const near = /near '([^']*)'/.exec(parsed.message)?.[1];
+        const finding = toFinding(registry.PRS001!.meta, {
+          messageId: 'unsupported',
+          data: { line, column, near: near ? `'${near}'` : 'the end' },
+          span: { start: 0, end: slice.sql.length },
+          table: null,
+          columns: [],
+          expression: '',
+        });
+        const end = lines.position(slice.offset + slice.sql.length);
+        const { span: _span, ...rest } = finding;
+        statement.findings.push({ ...rest, line, column, endLine: end.line, endColumn: end.column });
+      }
+      report.statements.push(statement);
+      return;
+    }
     if (!parsed.ok) {
       report.errors.push({
         index,

@@ -14,6 +14,7 @@ export const categories = [
   'locking-read',
   'sql-mode',
   'plan',
+  'unsupported-syntax',
 ] as const;
 export type Category = (typeof categories)[number];
 

@@ -17,6 +17,7 @@ import { rule as MOD008 } from './MOD008-mode-dependent-syntax.js';
 import { rule as MOD009 } from './MOD009-engine-substitution.js';
 import { rule as MOD010 } from './MOD010-ignore-modifier.js';
 import { rule as MOD011 } from './MOD011-group-by-order.js';
+import { rule as PRS001 } from './PRS001-not-fully-analysed.js';
 
 export const rules: Readonly<Record<string, Rule>> = {
   ARI001,
@@ -36,6 +37,7 @@ export const rules: Readonly<Record<string, Rule>> = {
   MOD009,
   MOD010,
   MOD011,
+  PRS001,
 };
 
 export type { Rule, RuleMeta, RuleContext } from './engine.js';

@@ -1,0 +1,62 @@
+// The statement corpus (tests/fixtures/corpus): loading, classes, and the two verdicts compared —
+// the real server's (PREPARE: parsed, never executed) and ours (a syntax error in analyze()).
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Connection } from 'mysql2/promise';
+import { analyze } from '../../src/core/analyze.js';
+import { offlineServerInfo } from '../../src/core/model/server-info.js';
+import { splitStatements } from '../../src/core/sql/split.js';
+
+const DIR = path.resolve(__dirname, '../fixtures/corpus');
+
+export interface CorpusStatement {
+  source: string;
+  sql: string;
+}
+
+/** Every statement of the corpus with where it came from. */
+export function loadCorpus(): CorpusStatement[] {
+  const kb = JSON.parse(readFileSync(path.join(DIR, 'mariadb-kb.json'), 'utf8')) as {
+    groups: { source: string; statements: string[] }[];
+  };
+  const statements: CorpusStatement[] = kb.groups.flatMap((group) =>
+    group.statements.map((sql) => ({ source: `mariadb-kb:${group.source}`, sql })),
+  );
+  for (const slice of splitStatements(readFileSync(path.join(DIR, 'known-misses.sql'), 'utf8')))
+    statements.push({ source: 'known-misses.sql', sql: slice.sql });
+  return statements;
+}
+
+const DML = new Set(['SELECT', 'WITH', 'INSERT', 'UPDATE', 'DELETE', 'REPLACE', 'TABLE', 'VALUES', '(']);
+
+/** `dml` (SELECT/WITH/INSERT/UPDATE/DELETE/REPLACE, TABLE/VALUES) or `other`, and the first keyword. */
+export function statementClass(sql: string): { group: 'dml' | 'other'; keyword: string } {
+  const keyword = (/^\s*(\(|[A-Za-z_]+)/.exec(sql)?.[1] ?? '?').toUpperCase();
+  return { group: DML.has(keyword) ? 'dml' : 'other', keyword };
+}
+
+/**
+ * The server's parser verdict: PREPARE parses the statement without running it. ERROR 1064/1149
+ * (syntax) = invalid; success or any other error (unknown table, not preparable, …) = the parser
+ * accepted it.
+ */
+export async function serverAccepts(connection: Connection, sql: string): Promise<boolean> {
+  await connection.query('SET @sargable_corpus = ?', [sql]);
+  try {
+    await connection.query('PREPARE sargable_corpus_statement FROM @sargable_corpus');
+    await connection.query('DEALLOCATE PREPARE sargable_corpus_statement');
+    return true;
+  } catch (error) {
+    const errno = (error as { errno?: number }).errno;
+    return errno !== 1064 && errno !== 1149;
+  }
+}
+
+/** Our verdict: true when analyze() reports a syntax error for the statement. */
+export function weSaySyntaxError(sql: string, flavor: 'mysql' | 'mariadb'): boolean {
+  const server = offlineServerInfo(flavor, flavor === 'mariadb' ? '10.11.0' : '8.0.33');
+  // A stored program body holds `;`: submitted as one statement only under DELIMITER, as a client would.
+  const text = splitStatements(sql).length > 1 ? `DELIMITER $$\n${sql}$$\nDELIMITER ;` : sql;
+  const report = analyze(text, { server, source: 'default' });
+  return report.errors.some((error) => error.code === undefined);
+}

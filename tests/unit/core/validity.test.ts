@@ -1,0 +1,64 @@
+// Syntax errors only when provable (issue #19): what the grammar rejects but may be valid becomes a
+// PRS001 "not fully analysed" finding; typos and broken statements stay syntax errors.
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../../../src/core/analyze.js';
+import { offlineServerInfo } from '../../../src/core/model/server-info.js';
+import { provablyInvalid } from '../../../src/core/sql/validity.js';
+
+const run = (sql: string, flavor: 'mysql' | 'mariadb' = 'mysql') =>
+  analyze(sql, {
+    server: offlineServerInfo(flavor, flavor === 'mysql' ? '8.0.33' : '10.11.0'),
+    source: 'default',
+  });
+
+describe('provable syntax errors', () => {
+  it.each([
+    ['SELEC * FROM t1', /starts no statement/],
+    ['SELECT FROM t1', /no select list/],
+    ['SELECT * FROM WHERE a = 1', /names no table/],
+    ['SELECT * FROM t1 WHERE', /no condition/],
+    ['SELECT * FROM t1 WHERE a = ', /no right operand/],
+    ['SELECT * FROM t1 WHERE a = 1 AND', /no right operand/],
+    ['SELECT * FROM t1 ORDER a', /without BY/],
+    ['INSERT INTO t1 VALUES (1,,2)', /list item is missing/],
+    ['CREATE TABLE t9 (a INT,)', /list item is missing/],
+    ['SELECT * FORM t1', /cannot be followed/],
+    ['SELECT (1 + 2', /never closed/],
+    ["SELECT 'abc", /never closed/],
+  ])('%s', (sql, reason) => {
+    expect(provablyInvalid(sql, 'mysql')?.reason).toMatch(reason);
+    const report = run(sql);
+    expect(report.errors).toHaveLength(1);
+    expect(report.statements).toEqual([]);
+  });
+
+  it.each([
+    'SELECT * FROM t1 WHERE 3 MEMBER OF (j)',
+    "SELECT * FROM JSON_TABLE('[1]', '$[*]' COLUMNS (a INT PATH '$')) AS jt",
+    'SELECT a, PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY a) OVER () FROM t1',
+    'XA START 0x123',
+    'CREATE RESOURCE GROUP rg TYPE = USER VCPU = 0',
+    'SELECT * FROM t1 GROUP BY a WITH ROLLUP',
+  ])('not provably invalid: %s', (sql) => {
+    expect(provablyInvalid(sql, 'mysql')).toBeNull();
+  });
+
+  it('reports a statement the grammar does not know as PRS001 at the parser position, not as a syntax error', () => {
+    const report = run('SELECT 1;\nSELECT * FROM t1 WHERE 3 MEMBER OF (j);\nSELECT FROM t1;');
+    expect(report.errors.map((error) => error.index)).toEqual([2]);
+    const statement = report.statements.find((entry) => entry.index === 1)!;
+    expect(statement.findings).toHaveLength(1);
+    expect(statement.findings[0]).toMatchObject({ rule: 'PRS001', severity: 'info', line: 2 });
+    expect(statement.findings[0]!.message).toMatch(/^Not fully analysed: unsupported syntax at 2:\d+/);
+  });
+
+  it('honours disabling PRS001: the statement is still not a syntax error', () => {
+    const report = analyze('SELECT * FROM t1 WHERE 3 MEMBER OF (j)', {
+      server: offlineServerInfo('mysql', '8.0.33'),
+      source: 'default',
+      disabledRules: ['PRS001'],
+    });
+    expect(report.errors).toEqual([]);
+    expect(report.statements[0]!.findings).toEqual([]);
+  });
+});
