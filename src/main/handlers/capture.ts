@@ -5,6 +5,7 @@ import type { CaptureApi } from '../../shared/api/capture.js';
 import { AdvisorError } from '../../shared/errors.js';
 import type { Services } from '../services/index.js';
 import { FileGrants } from '../services/file-grants.js';
+import { queryKiller } from '../services/connection.js';
 import { CaptureService, digestDelta, readDigestHistogram, takeDigestSnapshot } from '../services/capture.js';
 import { digestSlowLogFiles } from '../services/slowlog-file.js';
 import { readSlowLogTable, slowLogTableEnd } from '../services/slowlog-table.js';
@@ -85,6 +86,8 @@ export function createCaptureHandlers(services: Services): CaptureApi {
               consent: true,
               seconds: request.seconds,
               signal,
+              // Once the window is over, a cancel kills the mysql.slow_log read in flight.
+              killQuery: queryKiller(target),
               onProgress: (p) => progress({ totalMs: p.totalMs }),
               ...(request.orderBy ? { orderBy: request.orderBy } : {}),
               ...(request.limit ? { limit: request.limit } : {}),

@@ -15,7 +15,7 @@
  * checksums equal the ones of the same statements in a slow-log file. Rows of the capture's own
  * statements (marked with CAPTURE_MARKER) are left out and counted.
  */
-import type { Connection, RowDataPacket } from 'mysql2/promise';
+import type { Connection, QueryOptions, RowDataPacket } from 'mysql2/promise';
 import {
   createTimeline,
   slowLogRowToEvent,
@@ -30,6 +30,8 @@ import {
 } from '../../core/slowlog/index.js';
 import { AdvisorError } from '../../shared/errors.js';
 import { CAPTURE_MARKER } from './capture.js';
+import type { QueryKiller } from './connection.js';
+import { boundedQuery } from './explain.js';
 import { mapMysqlError } from './mysql-errors.js';
 
 /** Where the next read starts. Opaque to callers; serialisable. */
@@ -49,7 +51,9 @@ export interface SlowLogTableReadOptions extends DigestReportOptions {
   maxRows?: number;
   /** Aggregate into this digest (to combine calls); default a new one. */
   digest?: Digest;
+  /** Stops the read; with `killQuery` the batch SELECT in flight is killed on the server (KILL QUERY). */
   signal?: AbortSignal;
+  killQuery?: QueryKiller;
   onProgress?(progress: { rows: number; events: number }): void;
 }
 
@@ -87,15 +91,32 @@ export function slowLogTableError(error: unknown): AdvisorError {
   return mapped;
 }
 
-async function selectRows(connection: Connection, offset: number, count: number): Promise<RowDataPacket[]> {
-  const [rows] = await connection.query<RowDataPacket[]>({
+async function selectRows(
+  connection: Connection,
+  offset: number,
+  count: number,
+  cancel?: { signal?: AbortSignal; killQuery?: QueryKiller },
+): Promise<RowDataPacket[]> {
+  const statement: QueryOptions = {
     sql: `${SELECT_COLUMNS} LIMIT ?, ?`,
     values: [offset, count],
     // MariaDB's sql_text is MEDIUMTEXT: read its bytes, like MySQL's MEDIUMBLOB.
     typeCast: (field, next) => (field.name === 'sql_text' ? field.buffer() : next()),
-  });
+  };
+  if (cancel?.signal && cancel.killQuery) {
+    // A batch of a large CSV table can take long: a cancel kills it on the server, not only here.
+    return boundedQuery<RowDataPacket[]>(connection, statement, {
+      timeoutMs: NO_TIME_LIMIT_MS,
+      signal: cancel.signal,
+      killQuery: cancel.killQuery,
+    });
+  }
+  const [rows] = await connection.query<RowDataPacket[]>(statement);
   return rows;
 }
+
+/** The largest timer delay: a batch read has no time limit of its own, only cancel. */
+const NO_TIME_LIMIT_MS = 2_147_483_647;
 
 /** A cursor at the current end of the table: a later read returns only rows written after now. */
 export async function slowLogTableEnd(connection: Connection): Promise<SlowLogTableCursor> {
@@ -137,6 +158,7 @@ export async function readSlowLogTable(
         connection,
         withAnchor ? cursor.position - 1 : cursor.position,
         withAnchor ? want + 1 : want,
+        options,
       );
       if (withAnchor) {
         const first = rows[0];

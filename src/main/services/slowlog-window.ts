@@ -21,7 +21,7 @@ import {
 import type { ServerInfo } from '../../core/model/server-info.js';
 import { AdvisorError } from '../../shared/errors.js';
 import { CAPTURE_MARKER, sleep } from './capture.js';
-import { connect, type ConnectionTarget } from './connection.js';
+import { connect, type ConnectionTarget, type QueryKiller } from './connection.js';
 import { mapMysqlError } from './mysql-errors.js';
 import {
   readSlowLogTable,
@@ -154,7 +154,13 @@ export async function withSlowLogWindow<T>(
 /** Options for {@link captureSlowLogWindow}. */
 export interface SlowLogWindowCaptureOptions extends SlowLogWindowRunOptions {
   seconds: number;
+  /**
+   * Stop: during the window it ends the window early (the window is still digested); once the
+   * window is over it stops the read of mysql.slow_log, killing the batch SELECT in flight with
+   * `killQuery` (KILL QUERY of our own connection).
+   */
   signal?: AbortSignal;
+  killQuery?: QueryKiller;
   orderBy?: string;
   limit?: number;
   maxRows?: number;
@@ -182,11 +188,18 @@ export async function captureSlowLogWindow(
   });
   // The server writes a row after answering its client: let the window's last rows land.
   await sleep(200);
+  // A stop that ended the window still gets its digest; a stop from now on stops the read.
+  const read = new AbortController();
+  const stopRead = () => read.abort();
+  if (!options.signal?.aborted) options.signal?.addEventListener('abort', stopRead, { once: true });
   const result = await readSlowLogTable(reader, {
     cursor: outcome.cursor,
+    signal: read.signal,
+    ...(options.killQuery ? { killQuery: options.killQuery } : {}),
     ...(options.orderBy === undefined ? {} : { orderBy: options.orderBy }),
     ...(options.limit === undefined ? {} : { limit: options.limit }),
     ...(options.maxRows === undefined ? {} : { maxRows: options.maxRows }),
   });
+  options.signal?.removeEventListener('abort', stopRead);
   return { ...result, plan: outcome.plan, restored: outcome.restored };
 }
