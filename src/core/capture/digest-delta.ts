@@ -21,6 +21,7 @@
  * to numbers only after subtraction. MAX_TIMER_WAIT and QUANTILE_* are lifetime values that a
  * delta cannot window; they are reported as such (`lifetime`).
  */
+import { checksum, fingerprint } from '../fingerprint/fingerprint.js';
 import { mapDigestToFingerprint, type DigestFingerprint } from './digest-text.js';
 
 /** Cumulative counters of a digest row, by our name (column in the comment). */
@@ -66,6 +67,28 @@ export interface DigestRow {
   sampleText?: string | null;
 }
 
+/**
+ * One server-side prepared statement (`performance_schema.prepared_statements_instances`):
+ * executions through the binary protocol (COM_STMT_EXECUTE) are counted here, not in the digest
+ * table. Counters use the digest names (count = COUNT_EXECUTE, timerWait = SUM_TIMER_EXECUTE).
+ */
+export interface PreparedRow {
+  /** OBJECT_INSTANCE_BEGIN and OWNER_THREAD_ID: one prepared statement of one connection. */
+  id: string;
+  sqlText: string;
+  counters: Record<DigestCounter, bigint>;
+  maxTimerWait: bigint;
+}
+
+/** What a snapshot knows about server-side prepared statements. */
+export interface PreparedSnapshot {
+  /** `statement/com/Execute` COUNT_STAR (all COM_STMT_EXECUTE since start). */
+  executeTotal: number;
+  /** False where COUNT_EXECUTE is never counted per statement (MariaDB). */
+  perStatement: boolean;
+  rows: PreparedRow[];
+}
+
 /** A snapshot of the digest table plus the server facts a delta needs. */
 export interface DigestSnapshot {
   /** Server clock (epoch seconds) when the rows were read. */
@@ -77,6 +100,8 @@ export interface DigestSnapshot {
   /** The row limit was reached: rows with the smallest SUM_TIMER_WAIT may be missing. */
   truncated: boolean;
   rows: DigestRow[];
+  /** Server-side prepared statements, when read (see {@link PreparedSnapshot}). */
+  prepared?: PreparedSnapshot;
 }
 
 /** Why a delta should be read with care. */
@@ -87,7 +112,8 @@ export interface CaptureNote {
     | 'digests-disappeared'
     | 'digest-table-full'
     | 'baseline-missing'
-    | 'snapshot-truncated';
+    | 'snapshot-truncated'
+    | 'prepared-statements';
   message: string;
 }
 
@@ -96,7 +122,8 @@ export interface DigestDeltaClass {
   schema: string | null;
   digest: string | null;
   digestText: string | null;
-  status: 'changed' | 'new' | 'reset' | 'baseline-missing';
+  /** `prepared`: executions of a server-side prepared statement (prepared_statements_instances). */
+  status: 'changed' | 'new' | 'reset' | 'baseline-missing' | 'prepared';
   count: number;
   totalMs: number;
   avgMs: number;
@@ -146,6 +173,13 @@ export interface DigestDelta {
   overflow: DigestDeltaClass | null;
   /** Digests the server could not store during the window. */
   digestLost: number;
+  /**
+   * Server-side prepared statements executed in the window (COM_STMT_EXECUTE, which the digest
+   * table does not count): `attributed` are in `classes` (status `prepared`), `missed` are not —
+   * MariaDB does not count them per statement, and a statement deallocated between two polls
+   * takes its last executions with it. Null when the snapshots did not read them.
+   */
+  prepared: { executions: number; attributed: number; missed: number; perStatement: boolean } | null;
   notes: CaptureNote[];
 }
 
@@ -176,7 +210,7 @@ export interface DigestDeltaOptions {
 
 // The capture's own statements (snapshot and status reads), recognised in DIGEST_TEXT.
 const OWN_DIGEST =
-  /`?performance_schema`?\s*\.\s*`?(?:events_statements_summary_by_digest|events_statements_histogram_by_digest|global_status)`?/i;
+  /`?performance_schema`?\s*\.\s*`?(?:events_statements_summary_by_digest|events_statements_histogram_by_digest|events_statements_summary_global_by_event_name|prepared_statements_instances|global_status)`?|performance_schema_max_sql_text_length/i;
 
 const PICOS_PER_MS = 1_000_000_000n;
 
@@ -235,10 +269,20 @@ export class DigestDeltaAccumulator {
   private restarted = false;
   private baselineMissing = 0;
   private digestLost = 0;
+  /** Prepared statements by fingerprint: executions added up over the intervals. */
+  private readonly prepared = new Map<
+    string,
+    { row: PreparedRow; counters: Record<DigestCounter, bigint> }
+  >();
+  private executions = 0;
+  private preparedRead: boolean;
+  private perStatement: boolean;
 
   constructor(first: DigestSnapshot) {
     this.first = first;
     this.last = first;
+    this.preparedRead = first.prepared !== undefined;
+    this.perStatement = first.prepared?.perStatement ?? true;
   }
 
   /** Adds the next snapshot (taken after the previous one). */
@@ -308,7 +352,37 @@ export class DigestDeltaAccumulator {
     }
     if (resets > 0) this.resetsSeen.push({ from: prev.takenAt, to: next.takenAt, digests: resets, restart });
     this.digestLost += Math.max(0, next.digestLost - (restart ? 0 : prev.digestLost));
+    this.addPrepared(prev.prepared, next.prepared, restart);
     this.last = next;
+  }
+
+  /** Prepared statements between two snapshots: per instance, a count that went down is a new one. */
+  private addPrepared(
+    prev: PreparedSnapshot | undefined,
+    next: PreparedSnapshot | undefined,
+    restart: boolean,
+  ): void {
+    if (!prev || !next) {
+      this.preparedRead = false;
+      return;
+    }
+    this.perStatement &&= next.perStatement;
+    this.executions += Math.max(0, next.executeTotal - (restart ? 0 : prev.executeTotal));
+    const before = new Map<string, PreparedRow>();
+    if (!restart) for (const row of prev.rows) before.set(row.id, row);
+    for (const row of next.rows) {
+      const old = before.get(row.id);
+      const same =
+        old !== undefined && old.sqlText === row.sqlText && old.counters.count <= row.counters.count;
+      const delta = subtract(row.counters, same ? old.counters : undefined);
+      if (delta.count === 0n) continue;
+      const fp = fingerprint(row.sqlText);
+      const entry = this.prepared.get(fp);
+      if (entry) {
+        add(entry.counters, delta);
+        if (row.maxTimerWait > entry.row.maxTimerWait) entry.row = row;
+      } else this.prepared.set(fp, { row, counters: delta });
+    }
   }
 
   /** The digests that ran during the window so far (their rows of the latest snapshot). */
@@ -331,6 +405,38 @@ export class DigestDeltaAccumulator {
       if (row.digest === null) overflow = cls;
       else classes.push(cls);
     }
+    let attributed = 0;
+    if (this.preparedRead) {
+      for (const { row, counters } of this.prepared.values()) {
+        const fp = fingerprint(row.sqlText);
+        const cls = toClass(
+          {
+            schema: null,
+            digest: `prepared:${checksum(fp)}`,
+            counters,
+            maxTimerWait: row.maxTimerWait,
+            firstSeen: this.first.takenAt,
+            lastSeen: this.last.takenAt,
+            digestText: row.sqlText,
+            sampleText: row.sqlText,
+          },
+          counters,
+          'prepared',
+          undefined,
+        );
+        cls.fingerprint = { fingerprint: fp, checksum: checksum(fp), source: 'sample', exact: true };
+        attributed += cls.count;
+        if (!(hideOwn && isOwnDigest(row.sqlText))) classes.push(cls);
+      }
+    }
+    const prepared = this.preparedRead
+      ? {
+          executions: Math.max(this.executions, attributed),
+          attributed,
+          missed: Math.max(0, this.executions - attributed),
+          perStatement: this.perStatement,
+        }
+      : null;
     const notes: CaptureNote[] = [];
     const after = this.last;
     const gone = [...this.disappeared].filter(
@@ -371,6 +477,14 @@ export class DigestDeltaAccumulator {
         message: `${this.baselineMissing} digest(s) were not in the first snapshot because it hit its row limit: their numbers are since they were first seen, not for the window. Raise the row limit.`,
       });
     }
+    if (prepared && prepared.missed > 0) {
+      notes.push({
+        code: 'prepared-statements',
+        message: prepared.perStatement
+          ? `${prepared.missed} of ${prepared.executions} executions of server-side prepared statements (COM_STMT_EXECUTE) are not in the classes: their statements were deallocated between two polls (or prepared_statements_instances was full).`
+          : `${prepared.missed} executions of server-side prepared statements (COM_STMT_EXECUTE) ran in the window and are not in the classes: this server counts them only in total (statement/com/Execute), not per statement (prepared_statements_instances.COUNT_EXECUTE stays 0 on MariaDB). The slow log (long_query_time=0) has them per statement.`,
+      });
+    }
     if (after.truncated) {
       notes.push({
         code: 'snapshot-truncated',
@@ -394,6 +508,7 @@ export class DigestDeltaAccumulator {
       classes: options.limit === undefined ? classes : classes.slice(0, options.limit),
       overflow,
       digestLost: this.digestLost,
+      prepared,
       notes,
     };
   }

@@ -16,6 +16,8 @@ export {
   type DigestDeltaOrder,
   type DigestRow,
   type DigestSnapshot,
+  type PreparedRow,
+  type PreparedSnapshot,
 } from './digest-delta.js';
 export {
   fingerprintFromDigestText,

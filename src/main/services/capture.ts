@@ -27,6 +27,7 @@ import {
   type DigestRow,
   type DigestSnapshot,
   type LatencyBucket,
+  type PreparedSnapshot,
 } from '../../core/capture/index.js';
 import type { ServerInfo } from '../../core/model/server-info.js';
 import { AdvisorError, type WireError } from '../../shared/errors.js';
@@ -102,7 +103,8 @@ export async function takeDigestSnapshot(
     const [status] = await connection.query<RowDataPacket[]>(
       `SELECT ${CAPTURE_MARKER} UNIX_TIMESTAMP(NOW(6)) AS now_epoch, ` +
         "(SELECT VARIABLE_VALUE FROM performance_schema.global_status WHERE VARIABLE_NAME = 'Uptime') AS uptime, " +
-        "(SELECT VARIABLE_VALUE FROM performance_schema.global_status WHERE VARIABLE_NAME = 'Performance_schema_digest_lost') AS digest_lost",
+        "(SELECT VARIABLE_VALUE FROM performance_schema.global_status WHERE VARIABLE_NAME = 'Performance_schema_digest_lost') AS digest_lost, " +
+        "(SELECT COUNT_STAR FROM performance_schema.events_statements_summary_global_by_event_name WHERE EVENT_NAME = 'statement/com/Execute') AS executions",
     );
     const [rows] = await connection.query<RowDataPacket[]>(
       `SELECT ${CAPTURE_MARKER} SCHEMA_NAME, DIGEST, ${counters}, MAX_TIMER_WAIT, ` +
@@ -111,15 +113,65 @@ export async function takeDigestSnapshot(
       [maxRows],
     );
     const head = status[0] ?? ({} as RowDataPacket);
+    const prepared = await readPrepared(connection, server, maxRows, toNumber(head.executions));
     return {
       takenAt: toNumber(head.now_epoch),
       uptime: toNumber(head.uptime),
       digestLost: toNumber(head.digest_lost),
       truncated: rows.length >= maxRows,
       rows: rows.map((row) => toDigestRow(row, server)),
+      ...(prepared ? { prepared } : {}),
     };
   } catch (error) {
     throw captureError(error, 'Reading performance_schema.events_statements_summary_by_digest');
+  }
+}
+
+/**
+ * Server-side prepared statements (binary protocol, COM_STMT_EXECUTE), which the digest table
+ * does not count: MySQL counts their executions per statement in
+ * `prepared_statements_instances`; MariaDB has the table but leaves COUNT_EXECUTE at 0, so only
+ * the total (`statement/com/Execute`) is known there. Undefined when the table cannot be read.
+ */
+async function readPrepared(
+  connection: Connection,
+  server: ServerInfo,
+  maxRows: number,
+  executeTotal: number,
+): Promise<PreparedSnapshot | undefined> {
+  const counters = Object.values(digestCounterColumns)
+    .map((column) =>
+      column === 'COUNT_STAR'
+        ? 'COUNT_EXECUTE AS COUNT_STAR'
+        : column === 'SUM_TIMER_WAIT'
+          ? 'SUM_TIMER_EXECUTE AS SUM_TIMER_WAIT'
+          : column,
+    )
+    .join(', ');
+  try {
+    const [rows] = await connection.query<RowDataPacket[]>(
+      `SELECT ${CAPTURE_MARKER} OBJECT_INSTANCE_BEGIN, OWNER_THREAD_ID, SQL_TEXT, ${counters}, MAX_TIMER_EXECUTE ` +
+        'FROM performance_schema.prepared_statements_instances WHERE COUNT_EXECUTE > 0 ORDER BY SUM_TIMER_EXECUTE DESC LIMIT ?',
+      [maxRows],
+    );
+    return {
+      executeTotal,
+      perStatement: server.flavor !== 'mariadb',
+      rows: rows.map((row) => {
+        const values = {} as Record<DigestCounter, bigint>;
+        for (const [name, column] of Object.entries(digestCounterColumns) as [DigestCounter, string][]) {
+          values[name] = toBig(row[column]);
+        }
+        return {
+          id: `${String(row.OBJECT_INSTANCE_BEGIN)}:${String(row.OWNER_THREAD_ID)}`,
+          sqlText: String(row.SQL_TEXT ?? ''),
+          counters: values,
+          maxTimerWait: toBig(row.MAX_TIMER_EXECUTE),
+        };
+      }),
+    };
+  } catch {
+    return undefined;
   }
 }
 
@@ -180,11 +232,11 @@ export async function accumulatedDelta(
   server: ServerInfo,
   accumulator: DigestDeltaAccumulator,
   options: DigestDeltaOptions = {},
+  texts: Map<string, RowDataPacket> = new Map(),
 ): Promise<DigestDelta> {
-  const changed = accumulator.activeRows().filter((row) => row.digest !== null);
   let maxSqlTextLength: number | undefined;
   try {
-    const texts = await readTexts(connection, [...new Set(changed.map((row) => row.digest!))], 'DIGEST_TEXT');
+    await collectDigestTexts(connection, accumulator, texts);
     if (server.capabilities.digestQuerySample) {
       const [vars] = await connection.query<RowDataPacket[]>(
         `SELECT ${CAPTURE_MARKER} @@GLOBAL.performance_schema_max_sql_text_length AS max_sql`,
@@ -277,6 +329,23 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/**
+ * Reads DIGEST_TEXT for the active digests whose text is not in `texts` yet. A window reads them
+ * at every poll, so a digest that a TRUNCATE removes later keeps its text.
+ */
+async function collectDigestTexts(
+  connection: Connection,
+  accumulator: DigestDeltaAccumulator,
+  texts: Map<string, RowDataPacket>,
+): Promise<void> {
+  const missing = accumulator
+    .activeRows()
+    .filter((row) => row.digest !== null && !texts.has(`${row.schema ?? ''}\u0001${row.digest}`));
+  if (missing.length === 0) return;
+  const found = await readTexts(connection, [...new Set(missing.map((row) => row.digest!))], 'DIGEST_TEXT');
+  for (const [k, row] of found) texts.set(k, row);
+}
+
 /** Default time between the snapshots of a window (see captureDigestWindow). */
 export const DEFAULT_POLL_SECONDS = 2;
 
@@ -300,6 +369,7 @@ export async function captureDigestWindow(
 ): Promise<DigestDelta> {
   let current = connection;
   const accumulator = new DigestDeltaAccumulator(await takeDigestSnapshot(current, server, options));
+  const texts = new Map<string, RowDataPacket>();
   const end = Date.now() + seconds * 1000;
   const poll = Math.max(0.1, options.pollSeconds ?? DEFAULT_POLL_SECONDS) * 1000;
   for (;;) {
@@ -317,8 +387,11 @@ export async function captureDigestWindow(
       current = await options.reconnect();
       accumulator.add(await takeDigestSnapshot(current, server, options));
     }
+    await collectDigestTexts(current, accumulator, texts).catch((error: unknown) => {
+      throw captureError(error, 'Reading digest texts from performance_schema');
+    });
   }
-  return accumulatedDelta(current, server, accumulator, options);
+  return accumulatedDelta(current, server, accumulator, options, texts);
 }
 
 // ------------------------------------------------------------------------------------------
