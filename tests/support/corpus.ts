@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Connection } from 'mysql2/promise';
 import { analyze } from '../../src/core/analyze.js';
-import { offlineServerInfo } from '../../src/core/model/server-info.js';
+import { offlineServerInfo } from '../../src/core/sqlmode/modes.js';
 import { splitStatements } from '../../src/core/sql/split.js';
 
 const DIR = path.resolve(__dirname, '../fixtures/corpus');

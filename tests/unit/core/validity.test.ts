@@ -2,7 +2,7 @@
 // PRS001 "not fully analysed" finding; typos and broken statements stay syntax errors.
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../../src/core/analyze.js';
-import { offlineServerInfo } from '../../../src/core/model/server-info.js';
+import { offlineServerInfo } from '../../../src/core/sqlmode/modes.js';
 import { provablyInvalid } from '../../../src/core/sql/validity.js';
 
 const run = (sql: string, flavor: 'mysql' | 'mariadb' = 'mysql') =>
