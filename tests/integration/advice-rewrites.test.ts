@@ -7,7 +7,7 @@ import type { Connection, RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyze } from '../../src/core/analyze.js';
 import type { Finding, Suggestion } from '../../src/core/model/report.js';
-import { offlineServerInfo } from '../../src/core/model/server-info.js';
+import { offlineServerInfo } from '../../src/core/sqlmode/modes.js';
 import { schemaFromDdl } from '../../src/core/schema/ddl.js';
 import { connect, scratchDatabaseName, testServers } from '../support/db.js';
 
