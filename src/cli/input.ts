@@ -4,6 +4,7 @@ import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AdvisorError } from '../shared/errors.js';
 import type { CliIo } from './io.js';
+import { ARGV_PASSWORD_WARNING } from './credentials.js';
 import type { SchemaSource } from '../core/schema/ddl-load.js';
 
 /** Read FILE, or standard input for `-` or no FILE. */
@@ -106,15 +107,33 @@ export async function readSchemaSources(
   return sources;
 }
 
-/** Put SARGABLE_PASSWORD into a DSN without one, so passwords need not appear in shell history. */
+/** Runs whose --dsn password warning was already printed. */
+const warned = new WeakSet<object>();
+
+/**
+ * Complete a DSN from the credentials (--password-file, --ask-password, --login-path, then
+ * SARGABLE_PASSWORD / MYSQL_PWD), so passwords need not appear in argv or shell history. A DSN that
+ * carries its own password is used as given, with a warning on stderr.
+ */
 export function dsnWithPassword(dsn: string, io: CliIo): string {
-  const password = io.env.SARGABLE_PASSWORD;
-  if (!password) return dsn;
+  let url: URL;
   try {
-    const url = new URL(dsn);
-    if (!url.password) url.password = encodeURIComponent(password);
-    return url.toString();
+    url = new URL(dsn);
   } catch {
     return dsn;
   }
+  if (url.password) {
+    const key = io.credentials ?? io;
+    if (!warned.has(key)) {
+      warned.add(key);
+      io.stderr(ARGV_PASSWORD_WARNING);
+    }
+    return dsn;
+  }
+  const credentials = io.credentials ?? {
+    password: io.env.SARGABLE_PASSWORD || io.env.MYSQL_PWD || undefined,
+  };
+  if (!url.username && credentials.user) url.username = encodeURIComponent(credentials.user);
+  if (credentials.password) url.password = encodeURIComponent(credentials.password);
+  return url.toString();
 }

@@ -1,4 +1,5 @@
 // The CLI's view of the outside world, so commands can be tested without a process.
+import type { Credentials } from './credentials.js';
 
 /** Streams and helpers a command gets; exit codes: 0 ran, 1 a finding reached --fail-on, 2 usage/input error. */
 export interface CliIo {
@@ -8,6 +9,10 @@ export interface CliIo {
   readStdin(): Promise<string>;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly cwd: string;
+  /** Prompt on the terminal without echo (--ask-password); absent when there is no terminal. */
+  readPassword?(prompt: string): Promise<string>;
+  /** What --password-file / --ask-password / --login-path / the environment resolved to (runCli sets it). */
+  readonly credentials?: Credentials;
 }
 
 /** A CLI subcommand. Returns the process exit code. */

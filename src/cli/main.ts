@@ -3,6 +3,7 @@
 import { AdvisorError } from '../shared/errors.js';
 import { APP_VERSION } from '../main/version.js';
 import { UsageError, type CliCommand, type CliIo } from './io.js';
+import { extractCredentialFlags, resolveCredentials } from './credentials.js';
 import { run as analyze } from './commands/analyze.js';
 import { run as digest } from './commands/digest.js';
 import { run as sqlmode } from './commands/sqlmode.js';
@@ -60,6 +61,12 @@ Commands:
 ${list}
 
 Run 'sargable <command> --help' for a command's options.
+
+Passwords (for --dsn mysql://user@host:3306/db; never put one in argv, where every local user sees it):
+  --password-file FILE   first line of FILE (must be chmod 600)
+  --ask-password         prompt on the terminal
+  --login-path NAME      mysql_config_editor's ~/.mylogin.cnf (also gives user, host, port)
+  SARGABLE_PASSWORD or MYSQL_PWD in the environment
 Output formats: --format text (default) or --format json (a stable contract, see docs/cli.md).
 `;
 }
@@ -86,7 +93,19 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   const target = name === 'digest' && rest.some(isDsnFlag) ? (commands.capture ?? entry) : entry;
   try {
     const command = await target.load();
-    return await command(rest, io);
+    // Password sources shared by every command that connects (docs/security.md, "Passwords").
+    const { rest: commandArgv, flags } = extractCredentialFlags(rest);
+    const credentials = await resolveCredentials(flags, io);
+    const hasDsn = commandArgv.some((arg) => arg === '--dsn' || arg.startsWith('--dsn='));
+    if (flags.loginPath !== undefined && !hasDsn) {
+      // The login path names the server too: connect there (user and password are filled in below).
+      const host = credentials.host ?? 'localhost';
+      commandArgv.push(
+        '--dsn',
+        `mysql://${host.includes(':') ? `[${host}]` : host}:${credentials.port ?? 3306}/`,
+      );
+    }
+    return await command(commandArgv, { ...io, credentials });
   } catch (error) {
     if (error instanceof UsageError) {
       io.stderr(`sargable ${name}: ${error.message}\nRun 'sargable ${name} --help' for usage.\n`);
@@ -120,5 +139,36 @@ export function processIo(): CliIo {
     },
     env: process.env,
     cwd: process.cwd(),
+    ...(process.stdin.isTTY ? { readPassword: promptHidden } : {}),
   };
+}
+
+/** Reads one line from the terminal with echo off (raw mode); Ctrl+C cancels. */
+function promptHidden(prompt: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const stdin = process.stdin;
+    // Echo off before the prompt shows, so nothing typed (or pasted) after it is echoed.
+    stdin.setRawMode(true);
+    process.stderr.write(prompt);
+    stdin.setEncoding('utf8');
+    stdin.resume();
+    let value = '';
+    const finish = (error?: Error) => {
+      stdin.off('data', onData);
+      stdin.setRawMode(false);
+      stdin.pause();
+      process.stderr.write('\n');
+      if (error) reject(error);
+      else resolve(value);
+    };
+    const onData = (chunk: string) => {
+      for (const char of chunk) {
+        if (char === '\r' || char === '\n' || char === '\u0004') return finish();
+        if (char === '\u0003') return finish(new UsageError('cancelled at the password prompt.'));
+        if (char === '\u007f' || char === '\b') value = value.slice(0, -1);
+        else value += char;
+      }
+    };
+    stdin.on('data', onData);
+  });
 }

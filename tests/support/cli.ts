@@ -5,7 +5,13 @@ import { runCli } from '../../src/cli/main.js';
 /** `sargable ARGV` in `cwd`, with `stdin` and `env`: its exit code and everything it printed. */
 export async function runCliCaptured(
   argv: string[],
-  options: { cwd: string; stdin?: string; env?: Record<string, string> },
+  options: {
+    cwd: string;
+    stdin?: string;
+    env?: Record<string, string>;
+    /** A terminal for --ask-password (absent: no terminal, as when stdin is a pipe). */
+    readPassword?: (prompt: string) => Promise<string>;
+  },
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
@@ -15,6 +21,7 @@ export async function runCliCaptured(
     readStdin: async () => options.stdin ?? '',
     env: options.env ?? {},
     cwd: options.cwd,
+    ...(options.readPassword ? { readPassword: options.readPassword } : {}),
   };
   const code = await runCli(argv, io);
   return { code, stdout, stderr };

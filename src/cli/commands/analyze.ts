@@ -29,7 +29,7 @@ Options:
   --schema FILE|DIR        the schema for offline analysis: a dump (mysqldump/mariadb-dump, with or
                            without data), SHOW CREATE TABLE output, or DDL; repeatable; a directory
                            reads its *.sql files (mysqldump --tab)
-  --dsn URL                analyze against a live server: mysql://user:pass@host:3306/db
+  --dsn URL                analyze against a live server: mysql://user@host:3306/db
   --flavor mysql|mariadb   offline target flavor (default mysql)
   --server-version X.Y.Z   offline target version (default 8.0.33, MariaDB 10.11.0)
   --format text|json       output format (default text)
@@ -49,7 +49,7 @@ Options:
 
 Reads SQL from FILE, or standard input with - (or when no FILE is given).
 Exit codes: 0 ran, 1 a finding reached --fail-on, 2 usage or input error.
-The password in --dsn can also come from the environment variable SARGABLE_PASSWORD.`;
+Passwords: --password-file FILE, --ask-password, --login-path NAME or SARGABLE_PASSWORD (sargable --help).`;
 
 export const run: CliCommand = async (argv, io) => {
   const args = parseCommonArgs(

@@ -31,7 +31,7 @@ Sources:
                              settings: needs --allow-write (the SQL is printed first)
 
 Options:
-  --dsn URL                  mysql://user:pass@host:3306/ (password also from SARGABLE_PASSWORD)
+  --dsn URL                  mysql://user@host:3306/ (password: see "sargable --help")
   --window SECONDS           capture window (default 60 for digests and --enable-slow-log)
   --format text|json         output format (default text)
   --limit N                  show the top N classes (default 20 for text, all for json)
@@ -70,8 +70,7 @@ export const run: CliCommand = async (argv, io) => {
   );
   if (!args) return 0;
   const { values, format } = args;
-  if (!values.dsn)
-    throw new UsageError('--dsn is required: sargable capture --dsn mysql://user:pass@host:3306/');
+  if (!values.dsn) throw new UsageError('--dsn is required: sargable capture --dsn mysql://user@host:3306/');
   if (values.source !== 'digests' && values.source !== 'slow-log-table') {
     throw new UsageError(`--source must be digests or slow-log-table, not '${values.source}'`);
   }

@@ -18,7 +18,7 @@ EXPLAIN never executes the statement. --analyze runs EXPLAIN ANALYZE (MySQL 8.0.
 --parse reads pasted EXPLAIN output instead (tabular +---+, \\G rows, FORMAT=JSON or FORMAT=TREE).
 
 Options:
-  --dsn URL              mysql://user:pass@host:3306/db (password also from SARGABLE_PASSWORD)
+  --dsn URL              mysql://user@host:3306/db (password: see "sargable --help")
   --analyze              execute SELECTs to get actual rows and times (consent)
   --timeout SECONDS      ANALYZE time limit (default 10)
   --parse                parse EXPLAIN output from FILE instead of running EXPLAIN

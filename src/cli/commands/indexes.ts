@@ -35,7 +35,7 @@ Input (one of):
 
 Options:
   --schema FILE            CREATE TABLE statements (repeatable; default with --dsn: the live schema)
-  --dsn URL                read flavor, version and schema from a server: mysql://user:pass@host/db
+  --dsn URL                read flavor, version and schema from a server: mysql://user@host/db
   --flavor mysql|mariadb   offline target flavor (default mysql)
   --server-version X.Y.Z   offline target version (default 8.0.33, MariaDB 10.11.0)
   --max-indexes N          at most N new or extended indexes
@@ -45,7 +45,7 @@ Options:
   -h, --help               show this help
 
 Every index is a runnable ALTER TABLE statement in the output (docs/cli.md).
-The password in --dsn can also come from the environment variable SARGABLE_PASSWORD.`;
+Passwords: --password-file FILE, --ask-password, --login-path NAME or SARGABLE_PASSWORD (sargable --help).`;
 
 export const run: CliCommand = async (argv, io) => {
   const { values, positionals } = parseCommandArgs(argv, {

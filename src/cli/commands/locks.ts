@@ -15,14 +15,14 @@ Show lock waits as a blocking tree (root blockers first), metadata-lock waits an
 deadlock, with NOWAIT / SKIP LOCKED rewrites for each waiting locking read.
 
 Options:
-  --dsn URL              mysql://user:pass@host:3306/db (needs PROCESS and SELECT on performance_schema)
+  --dsn URL              mysql://user@host:3306/db (needs PROCESS and SELECT on performance_schema)
   --format text|json     output format (default text); JSON is the documented contract (docs/locks.md)
   --watch SECONDS        poll every SECONDS until interrupted (JSON: one object per line)
   --explain              EXPLAIN waiting locking reads and warn when they scan (and lock) whole tables
   --lock-counts          add the blockers' record locks per index (MySQL 8; walks all their locks)
   -h, --help             show this help
 
-Read-only: this command never kills a session. The password can also come from SARGABLE_PASSWORD.`;
+Read-only: this command never kills a session. Passwords: --password-file, --ask-password, --login-path or SARGABLE_PASSWORD.`;
 
 /** The CLI JSON of one poll; `deadlocks` lists the distinct deadlocks seen (latest occurrence each). */
 export function snapshotJson(snapshot: LockSnapshot, history: readonly DeadlockHistoryEntry[]): unknown {
@@ -49,8 +49,7 @@ export const run: CliCommand = async (argv, io) => {
   );
   if (!args) return 0;
   const { values, format } = args;
-  if (!values.dsn)
-    throw new UsageError('--dsn is required: sargable locks --dsn mysql://user:pass@host:3306/');
+  if (!values.dsn) throw new UsageError('--dsn is required: sargable locks --dsn mysql://user@host:3306/');
   let watchSeconds: number | null = null;
   if (values.watch !== undefined) {
     watchSeconds = Number(values.watch);

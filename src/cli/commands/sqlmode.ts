@@ -23,7 +23,7 @@ With FILE: the upgrade view — run the sql-mode rules over the statements for a
 (default MySQL ${DEFAULT_TARGET.version}) with its default sql_mode or --sql-mode, and count what fails or changes.
 
 Options:
-  --dsn URL                live server: mysql://user:pass@host:3306/db
+  --dsn URL                live server: mysql://user@host:3306/db
   --flavor mysql|mariadb   upgrade target flavor (default mysql)
   --server-version X.Y.Z   upgrade target version (default ${DEFAULT_TARGET.version}, MariaDB 10.11.0)
   --sql-mode MODES         upgrade target sql_mode (default: the target version's compiled default)

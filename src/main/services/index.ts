@@ -7,6 +7,7 @@ import { ConnectionService } from './connection.js';
 import { FileGrants } from './file-grants.js';
 import { defaultConfigDir, ProfileService, ProfileStore } from './profiles.js';
 import {
+  ensurePrivateDir,
   NO_KEYCHAIN_REASON,
   NoSecretStore,
   SafeStorageSecretStore,
@@ -55,6 +56,8 @@ export interface ServiceOptions {
 export function createServices(mode: 'electron' | 'web', options: ServiceOptions = {}): Services {
   const connections = new ConnectionService();
   const configDir = options.userDataDir ?? defaultConfigDir();
+  // Profiles, workspaces, window state: 0700 dir, 0600 files (writeFileAtomic, saveWorkspace).
+  ensurePrivateDir(configDir);
   const secrets = options.safeStorage
     ? new SafeStorageSecretStore(options.safeStorage, path.join(configDir, 'secrets.json'))
     : new NoSecretStore(NO_KEYCHAIN_REASON);

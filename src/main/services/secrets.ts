@@ -14,6 +14,7 @@
 
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
+import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 /** The part of Electron's `safeStorage` this module uses. */
@@ -140,6 +141,17 @@ export const secretKeys = {
   password: (profileId: string) => `${profileId}:password`,
   sshPassphrase: (profileId: string) => `${profileId}:ssh-passphrase`,
 };
+
+/**
+ * Make `dir` (the config dir: `~/.config/sargable` or Electron's userData) private: created 0700, and
+ * an existing one that group or others can enter (made 0755 by an older version) tightened to 0700.
+ */
+export function ensurePrivateDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (process.platform === 'win32') return;
+  const mode = statSync(dir).mode & 0o777;
+  if ((mode & 0o077) !== 0) chmodSync(dir, mode & 0o700);
+}
 
 /**
  * Write `text` to `file` atomically: a 0600 temp file in the same directory, fsync, then rename,

@@ -101,7 +101,8 @@ export async function loadOrCreateWorkspace(
  */
 export async function saveWorkspace(file: string, workspace: Workspace, now = new Date()): Promise<void> {
   const directory = path.dirname(file);
-  await fs.mkdir(directory, { recursive: true });
+  // Folders it creates are private (the default one is under the 0700 config dir).
+  await fs.mkdir(directory, { recursive: true, mode: 0o700 });
   try {
     const existing = await fs.readFile(file, 'utf8');
     const parsed = parseWorkspace(existing);
