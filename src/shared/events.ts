@@ -230,3 +230,27 @@ function unreachable(error: unknown): EventMessage {
     },
   };
 }
+
+/**
+ * Every status of the job until it ends (`onStatus` gets each one); resolves with the last status,
+ * or null when `signal` aborted first. Rejects when the stream cannot start or breaks (unknown job,
+ * the service gone).
+ */
+export async function followJob(
+  listen: Listen,
+  jobId: string,
+  onStatus: (status: JobStatusReply) => void,
+  signal?: AbortSignal,
+): Promise<JobStatusReply | null> {
+  let last: JobStatusReply | null = null;
+  await listen(
+    'job.events',
+    { jobId },
+    (status) => {
+      last = status;
+      onStatus(status);
+    },
+    signal,
+  );
+  return signal?.aborted ? null : last;
+}

@@ -8,6 +8,10 @@ import {
   type SlowLogFileResult,
   type SlowLogProgress,
 } from '../../main/services/slowlog-file.js';
+import { createEventHandlers } from '../../main/events.js';
+import { CaptureService } from '../../main/services/capture.js';
+import type { JobProgressReply } from '../../shared/api/capture.js';
+import { createListen, followJob, localEventTransport } from '../../shared/events.js';
 import { parseCommonArgs } from '../args.js';
 import { digestToJson, formatDigestText } from '../format.js';
 import { UsageError, type CliCommand, type CliIo } from '../io.js';
@@ -24,12 +28,13 @@ Options:
   --order-by ATTR:FUNC     ranking, FUNC one of sum|min|max|avg|cnt (default Query_time:sum)
   --all-attributes         aggregate every attribute of the log into metrics/flags, as
                            pt-query-digest does (default: the reported ones; slower)
+  --progress               progress lines on standard error even when it is not a terminal
   --pt-compatible          read the log exactly as pt-query-digest 3.2.1 does, also where it
                            is wrong (literals holding ';\n#', your own SET timestamp, MariaDB's
                            mariadbd banner, CRLF logs, mixed time formats; see docs/slowlog.md)
   -h, --help               show this help
 
-Reads standard input with -. Progress goes to standard error when it is a terminal.
+Reads standard input with -. Progress goes to standard error when it is a terminal (or with --progress).
 With --dsn it digests what ran on a live server instead: performance_schema statement digests over
 --window seconds (the same as 'sargable capture'; see 'sargable capture --help' for more sources).
 Exit codes: 0 ran, 2 usage or input error.`;
@@ -45,6 +50,7 @@ export const run: CliCommand = async (argv, io) => {
       'order-by': { type: 'string', default: 'Query_time:sum' },
       'all-attributes': { type: 'boolean' },
       'pt-compatible': { type: 'boolean' },
+      progress: { type: 'boolean' },
     },
     { io, usage },
   );
@@ -69,31 +75,64 @@ export const run: CliCommand = async (argv, io) => {
     throw new UsageError('Standard input (-) cannot be combined with files.');
   }
 
-  const onProgress = process.stderr.isTTY ? progressPrinter(io) : undefined;
+  const printer = process.stderr.isTTY
+    ? progressPrinter(io, '\r\x1b[K', '')
+    : values.progress
+      ? progressPrinter(io, '', '\n')
+      : undefined;
   const options = {
     orderBy,
     ...(values['all-attributes'] ? { attributes: 'all' as const } : {}),
     ...(values['pt-compatible'] ? { ptCompatible: true } : {}),
     ...(limit === undefined ? {} : { limit }),
-    ...(onProgress ? { onProgress } : {}),
   };
-  let result: SlowLogFileResult;
-  if (positionals[0] === '-') {
-    // Standard input arrives decoded; re-encode to the bytes' binary view for exact fingerprints.
-    const text = utf8ToBinaryString(await io.readStdin());
-    result = await digestStreams(
-      [{ name: '-', bytes: text.length, open: () => Readable.from([Buffer.from(text, 'latin1')]) }],
-      options,
-    );
-  } else {
+  const digest = async (onProgress: (progress: SlowLogProgress) => void): Promise<SlowLogFileResult> => {
+    if (positionals[0] === '-') {
+      // Standard input arrives decoded; re-encode to the bytes' binary view for exact fingerprints.
+      const text = utf8ToBinaryString(await io.readStdin());
+      return digestStreams(
+        [{ name: '-', bytes: text.length, open: () => Readable.from([Buffer.from(text, 'latin1')]) }],
+        { ...options, onProgress },
+      );
+    }
     const files = positionals.map((file) => path.resolve(io.cwd, file));
-    result = await digestSlowLogFiles(files, { ...options, worker: false });
-    result.source.files = result.source.files.map((file, i) => ({
+    const digested = await digestSlowLogFiles(files, { ...options, worker: false, onProgress });
+    digested.source.files = digested.source.files.map((file, i) => ({
       ...file,
       path: positionals[i] ?? file.path,
     }));
-  }
-  if (onProgress) io.stderr('\r\x1b[K');
+    return digested;
+  };
+  // The digest runs as a job; its progress lines come from the job's events (the job.events channel
+  // the UI listens to), not from a callback of our own.
+  const capture = new CaptureService();
+  let thrown: unknown;
+  const jobId = capture.startJob('digest', (_signal, progress) =>
+    digest((p) =>
+      progress({
+        bytesRead: p.bytesRead,
+        totalBytes: p.totalBytes,
+        events: p.events,
+        eventsPerSecond: p.eventsPerSecond,
+      }),
+    ).catch((error: unknown) => {
+      thrown = error;
+      throw error;
+    }),
+  );
+  const listen = createListen(localEventTransport(createEventHandlers({ capture })));
+  let shown: number | undefined;
+  const final = await followJob(listen, jobId, (status) => {
+    const read = status.progress.bytesRead;
+    // One line per new position (the job's once-a-second heartbeat repeats the last one).
+    if (!printer || read === undefined || read === shown) return;
+    shown = read;
+    printer(status.progress);
+  });
+  if (printer && process.stderr.isTTY) io.stderr('\r\x1b[K');
+  if (final?.state !== 'done')
+    throw thrown ?? new Error(final?.error?.message ?? 'The digest did not finish.');
+  const result = final.result as SlowLogFileResult;
   io.stdout(
     format === 'json'
       ? `${JSON.stringify(digestToJson(result, { metrics: values['all-attributes'] === true }), null, 2)}\n`
@@ -102,11 +141,13 @@ export const run: CliCommand = async (argv, io) => {
   return 0;
 };
 
-function progressPrinter(io: CliIo): (progress: SlowLogProgress) => void {
+function progressPrinter(io: CliIo, before: string, after: string): (progress: JobProgressReply) => void {
   return (p) => {
-    const pct = p.totalBytes > 0 ? ((p.bytesRead / p.totalBytes) * 100).toFixed(1) : '100.0';
+    const read = p.bytesRead ?? 0;
+    const total = p.totalBytes ?? 0;
+    const pct = total > 0 ? ((read / total) * 100).toFixed(1) : '100.0';
     io.stderr(
-      `\r\x1b[K${pct}%  ${(p.bytesRead / 1048576).toFixed(1)}/${(p.totalBytes / 1048576).toFixed(1)} MiB  ${p.events} events  ${p.eventsPerSecond} events/s`,
+      `${before}${pct}%  ${(read / 1048576).toFixed(1)}/${(total / 1048576).toFixed(1)} MiB  ${p.events ?? 0} events  ${p.eventsPerSecond ?? 0} events/s${after}`,
     );
   };
 }

@@ -1,31 +1,9 @@
 // Following a background job (slow-log digest, slow-log window) through its `job.events` stream instead of polling job.status.
 import { useCallback, useEffect, useRef } from 'react';
 import type { JobStatusReply } from '../../shared/api/capture.js';
-import type { Listen } from '../../shared/events.js';
+import { followJob, type Listen } from '../../shared/events.js';
 
-/**
- * Every status of the job until it ends (`onStatus` gets each one); resolves with the last status,
- * or null when `signal` aborted first. Rejects when the stream cannot start or breaks (unknown job,
- * the service gone).
- */
-export async function followJob(
-  listen: Listen,
-  jobId: string,
-  onStatus: (status: JobStatusReply) => void,
-  signal?: AbortSignal,
-): Promise<JobStatusReply | null> {
-  let last: JobStatusReply | null = null;
-  await listen(
-    'job.events',
-    { jobId },
-    (status) => {
-      last = status;
-      onStatus(status);
-    },
-    signal,
-  );
-  return signal?.aborted ? null : last;
-}
+export { followJob };
 
 /**
  * `follow(jobId, onStatus)` for a component: the stream stops when the component unmounts (the job
