@@ -142,6 +142,10 @@ export function analyze(text: string, options: AnalyzeOptions): AnalysisReport {
       column: slice.column,
       findings: [],
     };
+    if (parsed.elidedRows)
+      statement.notes = [
+        `Only the first ${parsed.elidedRows.kept.toLocaleString('en-US')} of ${parsed.elidedRows.total.toLocaleString('en-US')} rows were checked: the statement is ${(slice.sql.length / 1_048_576).toFixed(1)} MB (docs/parsing.md, "Limits").`,
+      ];
     const kind = statementKind(parsed.ast);
     const disabled = disabledByComment(slice.sql);
     let sites: PredicateSite[] | undefined;
@@ -223,11 +227,14 @@ export function analyze(text: string, options: AnalyzeOptions): AnalysisReport {
         ? unknownTables(parsed.ast, kind, schema, server.database)
         : [];
     if (unknown.length > 0)
-      statement.notes = unknown.map((table) => {
-        const bare = table.slice(table.lastIndexOf('.') + 1).toLowerCase();
-        const skipped = schema.skipped?.find((entry) => entry.table?.toLowerCase() === bare);
-        return unknownTableNote(table, skipped);
-      });
+      statement.notes = [
+        ...(statement.notes ?? []),
+        ...unknown.map((table) => {
+          const bare = table.slice(table.lastIndexOf('.') + 1).toLowerCase();
+          const skipped = schema.skipped?.find((entry) => entry.table?.toLowerCase() === bare);
+          return unknownTableNote(table, skipped);
+        }),
+      ];
     schema = schemaAfter(schema, parsed, slice.sql, server, statement.findings);
     const nextMode = sessionSqlModeAfter(parsed.ast, server.flavor, server.version);
     if (nextMode !== undefined) server = { ...server, sqlMode: { ...server.sqlMode, session: nextMode } };

@@ -164,3 +164,59 @@ function balance(terms: unknown[], template: AstNode): AstNode {
   };
   return build(0, terms.length) as AstNode;
 }
+
+/** INSERT/REPLACE … VALUES statements longer than this have their rows after the first ones elided. */
+const LARGE_INSERT_BYTES = 1_000_000;
+/** Rows of a large INSERT that are parsed and checked. */
+export const CHECKED_INSERT_ROWS = 1000;
+
+/**
+ * A multi-megabyte `INSERT … VALUES (…), (…), …` (a dump's data line) would take the grammar tens of
+ * seconds and a gigabyte: the rows after the first 1,000 are blanked with spaces (offsets kept, so
+ * positions stay right) and only the first ones are parsed and checked. Returns null when the statement
+ * is small or not a plain VALUES list (then it is parsed as written).
+ */
+export function elideInsertRows(sql: string): { text: string; kept: number; total: number } | null {
+  if (sql.length < LARGE_INSERT_BYTES || !/^\s*(?:insert|replace)\b/i.test(sql.slice(0, 64))) return null;
+  const values = /\bvalues?\b/i.exec(sql.slice(0, 100_000));
+  if (!values) return null;
+  let index = values.index + values[0].length;
+  let rows = 0;
+  let keptEnd = -1;
+  let lastEnd = -1;
+  const length = sql.length;
+  const skipBlank = () => {
+    for (
+      let code = sql.charCodeAt(index);
+      code === 32 || (code >= 9 && code <= 13);
+      code = sql.charCodeAt(++index)
+    );
+  };
+  for (;;) {
+    skipBlank();
+    if ((sql.charCodeAt(index) | 32) === 114 /* r */ && /^row\s*\(/i.test(sql.slice(index, index + 8)))
+      index = sql.indexOf('(', index);
+    if (sql.charCodeAt(index) !== 40) return null;
+    // One row: to its matching ')', strings skipped.
+    let depth = 0;
+    for (; index < length; index++) {
+      const code = sql.charCodeAt(index);
+      if (code === 39 || code === 34 || code === 96) index = quotedEnd(sql, index, code);
+      else if (code === 40) depth++;
+      else if (code === 41 && --depth === 0) break;
+    }
+    if (index >= length) return null;
+    index++;
+    rows++;
+    if (rows === CHECKED_INSERT_ROWS) keptEnd = index;
+    lastEnd = index;
+    skipBlank();
+    if (sql.charCodeAt(index) !== 44 /* , */) break;
+    index++;
+  }
+  if (keptEnd === -1 || rows <= CHECKED_INSERT_ROWS) return null;
+  // Blank from the end of the last kept row to the end of the last row (commas included).
+  const section = sql.slice(keptEnd, lastEnd);
+  const blank = section.includes('\n') ? section.replace(/[^\n]/g, ' ') : ' '.repeat(section.length);
+  return { text: sql.slice(0, keptEnd) + blank + sql.slice(lastEnd), kept: CHECKED_INSERT_ROWS, total: rows };
+}

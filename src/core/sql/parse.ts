@@ -2,6 +2,7 @@
 
 import {
   collapseRedundantParentheses,
+  elideInsertRows,
   MAX_NESTING_DEPTH,
   nestingDepth,
   rebalanceBooleanChains,
@@ -16,7 +17,14 @@ import { parseTolerantly, type ToleratedFacts } from './tolerant.js';
 import type { AstNode } from './ast.js';
 
 export type ParseResult =
-  | { ok: true; ast: AstNode; dialect: 'MySQL' | 'MariaDB'; tolerated?: ToleratedFacts }
+  | {
+      ok: true;
+      ast: AstNode;
+      dialect: 'MySQL' | 'MariaDB';
+      tolerated?: ToleratedFacts;
+      /** A large INSERT … VALUES: only the first `kept` of `total` rows were parsed (limits.ts). */
+      elidedRows?: { kept: number; total: number };
+    }
   | {
       ok: false;
       message: string;
@@ -104,13 +112,15 @@ function astify(sql: string, dialect: 'MySQL' | 'MariaDB'): AstNode | undefined 
 export function parseStatement(sql: string, flavor: Flavor): ParseResult {
   // Deep input (docs/parsing.md, "Limits"): redundant parentheses blanked, long boolean chains
   // balanced, and what is still too deep for the grammar's recursion reported as such.
-  const text = collapseRedundantParentheses(sql);
+  const elided = elideInsertRows(sql);
+  const text = collapseRedundantParentheses(elided?.text ?? sql);
   if (text !== sql) {
     const depth = nestingDepth(text);
     if (depth > MAX_NESTING_DEPTH) return tooComplex(`${depth} levels of parentheses`);
   }
   const result = parseText(text, flavor);
   if (result.ok && manyBooleanOperators(text)) rebalanceBooleanChains(result.ast);
+  if (result.ok && elided) return { ...result, elidedRows: { kept: elided.kept, total: elided.total } };
   return result;
 }
 
@@ -126,6 +136,7 @@ function tooComplex(what: string): ParseResult {
 
 function manyBooleanOperators(sql: string): boolean {
   if (sql.length < 1000) return false;
+  if (sql.length > 5_000_000) return true;
   let count = 0;
   const pattern = /\b(?:or|and|xor)\b|\|\||&&/gi;
   while (pattern.exec(sql) !== null) if (++count > 128) return true;

@@ -88,3 +88,18 @@ describe('limits', () => {
     expect(nestingDepth(quoted)).toBe(120);
   });
 });
+
+describe('large INSERT … VALUES', () => {
+  it('checks the first 1,000 rows of a 2 MB INSERT and says how many were left out', () => {
+    const rows = Array.from({ length: 40_000 }, (_, i) => `(${i}, 'name ${i}', '2024-01-0${(i % 9) + 1}')`);
+    const sql = `INSERT INTO t (id, a, d) VALUES ${rows.join(',\n')};\nSELECT id FROM t WHERE YEAR(d) = 2020;`;
+    expect(sql.length).toBeGreaterThan(1_000_000);
+    const report = run(sql);
+    expect(report.errors).toEqual([]);
+    expect(report.statements[0]!.notes?.[0]).toMatch(/^Only the first 1,000 of 40,000 rows were checked/);
+    // Positions after the elided rows are still the script's own.
+    const select = report.statements[1]!;
+    expect(select.line).toBe(40_001);
+    expect(select.findings.find((finding) => finding.rule === 'FUN001')?.line).toBe(40_001);
+  });
+});
