@@ -333,6 +333,58 @@ describe('malformed and oversized requests get a JSON answer, not a 500 or a res
     expect((await rpc('app.info', {}, { 'x-sargable-token': TOKEN })).status).toBe(200);
   });
 
+  it('an 11 MB IN list is refused with 413 (default limits), not parsed into hundreds of MB', async () => {
+    const defaults = await startWebServer({
+      handlers: createHandlers({
+        connections: new ConnectionService(),
+        app: { name: 'Sargable', version: 'test', mode: 'web' },
+      }),
+      staticDir: path.join(dir, 'renderer'),
+      port: 0,
+      token: TOKEN,
+    });
+    try {
+      const ids = Array.from({ length: 1_600_000 }, (_, index) => index).join(',');
+      const body = JSON.stringify({ sql: `SELECT * FROM t WHERE id IN (${ids})` });
+      expect(body.length).toBeGreaterThan(11_000_000);
+      const before = process.memoryUsage().rss;
+      const reply = await raw(
+        {
+          path: '/rpc/analyze.run',
+          method: 'POST',
+          headers: {
+            host: `127.0.0.1:${defaults.port}`,
+            'x-sargable-token': TOKEN,
+            'content-type': 'application/json',
+          },
+          body,
+        },
+        defaults.port,
+      );
+      expect(reply.status).toBe(413);
+      expect(JSON.parse(reply.body).error.message).toMatch(/larger than 4194304 bytes/);
+      // Before: the whole text was parsed (about 535 MB for 11 MB).
+      expect(process.memoryUsage().rss - before).toBeLessThan(100 * 1024 * 1024);
+      // Methods that take no SQL text keep the larger limit.
+      const big = await raw(
+        {
+          path: '/rpc/app.info',
+          method: 'POST',
+          headers: {
+            host: `127.0.0.1:${defaults.port}`,
+            'x-sargable-token': TOKEN,
+            'content-type': 'application/json',
+          },
+          body: JSON.stringify({ padding: 'x'.repeat(6_000_000) }),
+        },
+        defaults.port,
+      );
+      expect(big.status).toBe(200);
+    } finally {
+      await defaults.close();
+    }
+  });
+
   it('paths outside the renderer are not served', async () => {
     for (const target of [
       '/../../etc/passwd',

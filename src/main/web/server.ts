@@ -36,8 +36,13 @@ export interface WebServerOptions {
   host?: string;
   /** Long-lived token for non-browser clients (header `x-sargable-token`); random when absent. */
   token?: string;
-  /** Largest accepted request body (bytes). */
+  /** Largest accepted request body (bytes, default 16 MiB). */
   maxBodyBytes?: number;
+  /**
+   * Largest body of the methods that parse SQL text (default 4 MiB): the parser needs about 40 times
+   * the text in memory (a 9.3 MB IN list took 400 MB), so this bounds what one request can cost.
+   */
+  maxSqlBodyBytes?: number;
   /** How long an unused login code stays valid (ms, default 10 minutes). */
   codeTtlMs?: number;
   /** Grants for uploaded files (POST /upload); without it uploads are refused. */
@@ -57,6 +62,15 @@ export interface RunningWebServer {
   loginUrl(): string;
   close(): Promise<void>;
 }
+
+/** Methods whose request is SQL text for the parser (their bodies get the smaller limit). */
+const SQL_TEXT_METHODS = new Set([
+  'analyze.run',
+  'explain.run',
+  'explain.parse',
+  'sqlmode.upgrade',
+  'locks.rewrites',
+]);
 
 /** Name of the HttpOnly session cookie. */
 export const SESSION_COOKIE = 'sargable_session';
@@ -131,6 +145,7 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
   const token = options.token ?? randomBytes(24).toString('base64url');
   const tokenBuffer = Buffer.from(token);
   const maxBody = options.maxBodyBytes ?? 16 * 1024 * 1024;
+  const maxSqlBody = Math.min(maxBody, options.maxSqlBodyBytes ?? 4 * 1024 * 1024);
   const codeTtl = options.codeTtlMs ?? 10 * 60_000;
   const staticRoot = path.resolve(options.staticDir);
   let authorities = new Set<string>();
@@ -219,7 +234,8 @@ export async function startWebServer(options: WebServerOptions): Promise<Running
           'No session: open the link that "npm run web" printed (or opened) in this browser.',
         );
       }
-      const body = await readBody(request, maxBody);
+      const method = pathname.slice('/rpc/'.length);
+      const body = await readBody(request, SQL_TEXT_METHODS.has(method) ? maxSqlBody : maxBody);
       let parsed: unknown;
       try {
         parsed = body.length ? JSON.parse(body) : undefined;
