@@ -162,6 +162,34 @@ describe('paths the user did not choose are refused, and nothing of the file com
   });
 });
 
+describe('profile TLS/SSH key paths: read at connect, never echoed', () => {
+  // Residual risk (docs/security.md): these paths are typed in the profile editor, not dialog grants.
+  // What must hold: the content is only handed to TLS/SSH, never returned or quoted in an error.
+  it('a secret file named as CA, client cert/key or SSH key does not come back in any reply', async () => {
+    const attempts = [
+      { tls: { mode: 'verify-ca', caFile: keyFile } },
+      { tls: { mode: 'required', certFile: keyFile, keyFile } },
+      { ssh: { host: '127.0.0.1', port: 1, user: 'x', auth: 'key', keyFile } },
+    ];
+    for (const extra of attempts) {
+      const profile = {
+        name: 'attack',
+        host: '127.0.0.1',
+        port: 1,
+        user: 'u',
+        connectTimeoutMs: 2000,
+        ...extra,
+      };
+      for (const method of ['profiles.test', 'profiles.save']) {
+        const reply = await call(method, { profile });
+        expect(reply.text, `${method} ${JSON.stringify(extra)}`).not.toContain(canary);
+      }
+    }
+    const listed = await call('profiles.list', {});
+    expect(listed.text).not.toContain(canary);
+  });
+});
+
 describe('files the user chose work', () => {
   it('a path under --allow-dir is digested', async () => {
     const started = await call('digest.start', { paths: [path.join(allowed, 'slow.log')] });
