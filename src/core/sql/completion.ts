@@ -543,7 +543,7 @@ export function outlineFromSchema(schema: SchemaModel, defaultDatabase: string |
     }
     database.tables.push({
       name: table.name,
-      kind: 'table',
+      kind: table.kind === 'view' ? 'view' : 'table',
       columns: table.columns.map((column) => ({ name: column.name, type: column.columnType })),
     });
   }

@@ -22,7 +22,10 @@ export function createSchemaHandlers({ connections }: Services): SchemaApi {
         });
       }
       const flavor = request.flavor === 'mariadb' ? 'mariadb' : 'mysql';
-      return outlineFromSchema(schemaFromDdl(request.schemaSql, flavor).schema);
+      const { schema } = schemaFromDdl(request.schemaSql, flavor);
+      // A dump's `USE db` puts its tables in that database: complete them unqualified.
+      const databases = new Set(schema.tables.map((table) => table.schema ?? ''));
+      return outlineFromSchema(schema, databases.size === 1 ? [...databases][0]! : '');
     },
   };
 }

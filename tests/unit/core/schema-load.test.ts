@@ -231,3 +231,20 @@ describe('views in the advice', () => {
     expect(ddl(onTable).some((statement) => /ALTER TABLE film ADD/.test(statement))).toBe(true);
   });
 });
+
+describe('completion outline of an offline dump', () => {
+  it("puts a dump's USE database first so its tables complete unqualified, views marked as views", async () => {
+    const { createSchemaHandlers } = await import('../../../src/main/handlers/schema.js');
+    const handlers = createSchemaHandlers({} as Parameters<typeof createSchemaHandlers>[0]);
+    const outline = await handlers['schema.outline']({ schemaSql: read('dumps/mysql/sakila-nodata.sql') });
+    expect(outline.defaultDatabase).toBe('sargable_fx_sakila');
+    const tables = outline.databases[0]!.tables;
+    expect(tables).toHaveLength(20);
+    expect(
+      tables
+        .filter((table) => table.kind === 'view')
+        .map((table) => table.name)
+        .sort(),
+    ).toEqual(['actor_info', 'customer_list', 'film_list', 'sales_by_store']);
+  });
+});
