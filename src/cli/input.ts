@@ -13,12 +13,31 @@ export async function readInput(file: string | undefined, io: CliIo, what = 'SQL
   return readText(file, io, what);
 }
 
+/**
+ * Largest SQL or schema file read whole (docs/parsing.md, "Limits"): the analysis holds the text, its
+ * statements and their ASTs in memory. Bigger files get INPUT_TOO_LARGE instead of running out of memory.
+ */
+export const MAX_INPUT_BYTES = 512 * 1024 * 1024;
+
+export function tooLarge(what: string, size: number): AdvisorError {
+  return new AdvisorError(
+    'INPUT_TOO_LARGE',
+    `${what} is ${(size / 1_048_576).toFixed(0)} MB; the limit is ${MAX_INPUT_BYTES / 1_048_576} MB.`,
+    {
+      hint: 'Split it (for example with split -l, at statement boundaries), analyse the statements that matter, or use sargable digest for slow logs (it streams).',
+    },
+  );
+}
+
 /** Read a text file relative to the working directory, with a clear error. */
 export async function readText(file: string, io: CliIo, what: string): Promise<string> {
   let bytes: Buffer;
   try {
+    const size = (await stat(path.resolve(io.cwd, file))).size;
+    if (size > MAX_INPUT_BYTES) throw tooLarge(`${what} ${file}`, size);
     bytes = await readFile(path.resolve(io.cwd, file));
   } catch (error) {
+    if (error instanceof AdvisorError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     throw new AdvisorError(
       'INVALID_INPUT',

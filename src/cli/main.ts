@@ -1,6 +1,7 @@
 // The `sargable` command: dispatches subcommands, maps errors to messages and exit codes.
 
 import { AdvisorError } from '../shared/errors.js';
+import { decodeText, MAX_INPUT_BYTES, tooLarge } from './input.js';
 import { APP_VERSION } from '../main/version.js';
 import { UsageError, type CliCommand, type CliIo } from './io.js';
 import { extractCredentialFlags, resolveCredentials } from './credentials.js';
@@ -134,8 +135,13 @@ export function processIo(): CliIo {
       if (process.stdin.isTTY)
         throw new UsageError('No FILE given and standard input is a terminal: pass a file or pipe SQL in.');
       const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-      return Buffer.concat(chunks).toString('utf8');
+      let size = 0;
+      for await (const chunk of process.stdin) {
+        size += (chunk as Buffer).length;
+        if (size > MAX_INPUT_BYTES) throw tooLarge('standard input', size);
+        chunks.push(chunk as Buffer);
+      }
+      return decodeText(Buffer.concat(chunks), 'standard input');
     },
     env: process.env,
     cwd: process.cwd(),

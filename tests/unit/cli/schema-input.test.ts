@@ -1,7 +1,7 @@
 // `--schema` with real dump forms: a mysqldump --tab directory, several files, and what the report
 // says about them (schemaLoad, the text summary, notes naming a skipped definition); files that are
 // not UTF-8 are refused with the offset of the first bad byte.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -75,5 +75,15 @@ describe('--schema inputs', () => {
     );
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout).schemaLoad.loaded).toEqual(['t', 'u']);
+  });
+
+  it('refuses a file over 512 MB with INPUT_TOO_LARGE, the limit and what to do, before reading it', async () => {
+    const file = path.join(scratch, 'huge.sql');
+    writeFileSync(file, '');
+    truncateSync(file, 600 * 1024 * 1024); // sparse: nothing is written
+    const result = await cli(['analyze', 'huge.sql'], '', scratch);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/SQL file huge\.sql is 600 MB; the limit is 512 MB/);
+    expect(result.stderr).toMatch(/hint: Split it/);
   });
 });
