@@ -20,10 +20,10 @@ import {
 import { createHandlers } from './handlers/index.js';
 import { dispatch } from './dispatch.js';
 import { createEventHandlers } from './events.js';
-import { runSubscription, type EventHandlers } from '../shared/events.js';
+import { serveIpcEvents } from './ipc-events.js';
 import { createServices } from './services/index.js';
 import { APP_NAME, APP_VERSION } from './version.js';
-import { EVENT_CHANNEL, INVOKE_CHANNEL, LISTEN_CHANNEL, UNLISTEN_CHANNEL } from '../shared/ipc.js';
+import { INVOKE_CHANNEL } from '../shared/ipc.js';
 import {
   APP_SCHEME,
   APP_SCHEME_PRIVILEGES,
@@ -96,40 +96,6 @@ function trustedSender(event: IpcMainInvokeEvent | IpcMainEvent): boolean {
   return isTrustedRendererUrl(event.senderFrame?.url ?? '');
 }
 
-/**
- * Event streams over IPC: the renderer's preload sends LISTEN (id, channel, args) and UNLISTEN (id);
- * each message of the stream goes back on EVENT_CHANNEL with its id. A closed window stops its streams.
- */
-function serveEvents(handlers: EventHandlers): void {
-  const streams = new Map<string, AbortController>();
-  ipcMain.on(LISTEN_CHANNEL, (event, id: unknown, name: unknown, args: unknown) => {
-    if (!trustedSender(event) || typeof id !== 'number') return;
-    const sender = event.sender;
-    const key = `${sender.id}:${id}`;
-    const controller = new AbortController();
-    streams.get(key)?.abort();
-    streams.set(key, controller);
-    const stop = () => controller.abort();
-    sender.once('destroyed', stop);
-    void runSubscription(
-      handlers,
-      String(name),
-      args,
-      (message) => {
-        if (!sender.isDestroyed()) sender.send(EVENT_CHANNEL, id, message);
-      },
-      controller.signal,
-    ).finally(() => {
-      if (streams.get(key) === controller) streams.delete(key);
-      if (!sender.isDestroyed()) sender.off('destroyed', stop);
-    });
-  });
-  ipcMain.on(UNLISTEN_CHANNEL, (event, id: unknown) => {
-    if (!trustedSender(event)) return;
-    streams.get(`${event.sender.id}:${String(id)}`)?.abort();
-  });
-}
-
 function buildMenu(): void {
   const template = menuTemplate(process.platform, APP_NAME, {
     about: () =>
@@ -191,7 +157,7 @@ function main(): void {
       return { ok: false, error: { code: 'AUTH_FAILED', message: 'Untrusted sender.' } };
     return dispatch(handlers, String(method), request);
   });
-  serveEvents(createEventHandlers(services));
+  serveIpcEvents(ipcMain, createEventHandlers(services), trustedSender);
   void app.whenReady().then(async () => {
     // No page gets any permission (camera, microphone, notifications, geolocation, …).
     session.defaultSession.setPermissionRequestHandler(denyPermissionRequest);
