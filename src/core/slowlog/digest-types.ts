@@ -181,6 +181,8 @@ export interface Digest {
    */
   absorb(segment: DigestSegment, at: { offset: number; line: number }): boolean;
   readonly events: number;
+  /** Distinct classes so far. */
+  readonly classCount: number;
 }
 
 /** @internal */

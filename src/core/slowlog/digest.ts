@@ -832,8 +832,9 @@ export function createDigest(options: DigestOptions = {}): Digest {
       // Most classes see one schema, user and host: a short array costs far less than a Set
       // (100k classes keep 300k of them); it becomes a Set once it holds SMALL_DISTINCT values.
       if (set.includes(value) || set.length >= maxDistinct) return;
-      set.push(detach(value));
-      if (set.length >= SMALL_DISTINCT && maxDistinct > SMALL_DISTINCT) state[key] = new Set(set);
+      // concat(): an exact-length array (push() would reserve 16 more slots).
+      const grown = set.concat(detach(value));
+      state[key] = grown.length >= SMALL_DISTINCT && maxDistinct > SMALL_DISTINCT ? new Set(grown) : grown;
       return;
     }
     if (!set.has(value) && set.size < maxDistinct) set.add(detach(value));
@@ -1085,6 +1086,9 @@ export function createDigest(options: DigestOptions = {}): Digest {
     result,
     get events(): number {
       return events;
+    },
+    get classCount(): number {
+      return classes.size;
     },
   };
 }

@@ -243,8 +243,10 @@ function addBucket(metric: Metric, bucket: number, n: number): void {
     }
   }
   if (keys.length < SPARSE_BUCKETS) {
-    keys.push(bucket);
-    counts.push(n);
+    // concat() allocates exactly the new length; push() would reserve 16 more slots per array,
+    // which with 100k classes × 4 bucketed metrics × 2 arrays is ~100 MB of empty slots.
+    metric.keys = keys.concat(bucket);
+    metric.counts = counts.concat(n);
     return;
   }
   const array = new Uint32Array(NUM_BUCK);

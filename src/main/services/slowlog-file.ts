@@ -78,6 +78,12 @@ const RECORD_SEPARATOR = Buffer.from(';\n#', 'latin1');
  */
 export const READ_CHUNK_BYTES = 512 * 1024;
 
+/**
+ * A file whose first half already has more classes than this is read on one thread (see
+ * digestFileInParallel): the class state, not the parsing, then decides the cost.
+ */
+export const PARALLEL_MAX_CLASSES = 20_000;
+
 /** Files smaller than this are digested on one thread. */
 export const PARALLEL_MIN_BYTES = 16 * 1024 * 1024;
 
@@ -419,10 +425,17 @@ async function digestFileInParallel(
   const onAbort = (): void => helper.stop();
   options.signal?.addEventListener('abort', onAbort, { once: true });
   const chunk = options.chunkSize ?? READ_CHUNK_BYTES;
+  let helperStopped = false;
   try {
     const onBytes = (n: number): void => {
       bytesRead += n;
       report(false);
+      // Many distinct classes: two threads would each hold them all (and the helper's copy is
+      // cloned to merge), about doubling peak memory, so this thread reads the whole file.
+      if (!helperStopped && digest.classCount > PARALLEL_MAX_CLASSES) {
+        helperStopped = true;
+        helper.stop();
+      }
     };
     await pump(
       createReadStream(input.name, { end: cut - 1, highWaterMark: chunk }),
@@ -432,7 +445,7 @@ async function digestFileInParallel(
       onBytes,
     );
     let merged = false;
-    if (parser.atRecordBoundary && parser.consumed === cut) {
+    if (!helperStopped && parser.atRecordBoundary && parser.consumed === cut) {
       const segment = await helper.done.catch(() => undefined);
       if (options.signal?.aborted) throw cancelled();
       if (segment) {
