@@ -658,8 +658,11 @@ function readCreateTable(reader: Reader, state: LoadState, orReplace: boolean, s
         return;
       }
     } else {
-      const token = reader.peek()!;
-      partial.push(`what follows '${reader.text.slice(token.start, Math.min(token.end, token.start + 40))}'`);
+      const token = reader.peek();
+      if (token)
+        partial.push(
+          `what follows '${reader.text.slice(token.start, Math.min(token.end, token.start + 40))}'`,
+        );
     }
   }
   finishTable(table, state);
@@ -1203,7 +1206,8 @@ function readTableOptions(reader: Reader, table: TableState, state: LoadState): 
       table.charset = charsetOfCollation(table.collation);
     } else {
       // Any other `name [=] value` option (COMMENT, ROW_FORMAT, AUTO_INCREMENT, STATS_*, UNION=(…), …).
-      const token = reader.peek()!;
+      const token = reader.peek();
+      if (!token) break;
       if (token.type !== 'word') {
         reader.skipOne();
         continue;

@@ -248,3 +248,32 @@ describe('completion outline of an offline dump', () => {
     ).toEqual(['actor_info', 'customer_list', 'film_list', 'sales_by_store']);
   });
 });
+
+describe('damaged dumps', () => {
+  it('never throws or reports an unexpected error on 400 cut-and-spliced dumps, and always finishes', () => {
+    // Statements cut right after a keyword that expects more (these once threw inside the reader).
+    for (const cut of [
+      'CREATE TABLE t (a INT) DEFAULT',
+      'CREATE TABLE t (a INT) IGNORE AS',
+      'CREATE TABLE t (a INT) ENGINE=',
+    ])
+      expect(
+        loadSchemaText(cut).summary.skipped.filter((entry) => entry.reason.startsWith('unexpected')),
+      ).toEqual([]);
+    const text = read('dumps/mariadb/shop-nodata.sql');
+    const inserts = ['(', ')', ',', "'", '`', ';', '/*', '*/', '-- ', 'PARTITION', 'KEY', 'DEFAULT', ''];
+    let seed = 19;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (let run = 0; run < 400; run++) {
+      const a = Math.floor(random() * text.length);
+      const b = Math.floor(random() * text.length);
+      const damaged =
+        text.slice(0, Math.min(a, b)) +
+        inserts[Math.floor(random() * inserts.length)] +
+        text.slice(Math.max(a, b));
+      const { summary } = loadSchemaText(damaged, { flavor: random() > 0.5 ? 'mysql' : 'mariadb' });
+      const unexpected = summary.skipped.filter((entry) => entry.reason.startsWith('unexpected'));
+      expect({ run, unexpected }).toEqual({ run, unexpected: [] });
+    }
+  });
+});
