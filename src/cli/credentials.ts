@@ -13,19 +13,11 @@ import { createDecipheriv } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { UsageError, type CliIo } from './io.js';
+import { UsageError, type CliIo, type Credentials } from './io.js';
+
+export type { Credentials };
 
 /** What the credential flags resolved to; the commands' --dsn is completed from it. */
-export interface Credentials {
-  password?: string;
-  /** Where the password came from, for messages (never the password). */
-  passwordSource?: string;
-  user?: string;
-  host?: string;
-  port?: number;
-  socket?: string;
-}
-
 /** The credential flags, taken out of a command's argv before the command parses it. */
 export interface CredentialFlags {
   passwordFile?: string;

@@ -1,5 +1,15 @@
 // The CLI's view of the outside world, so commands can be tested without a process.
-import type { Credentials } from './credentials.js';
+
+/** Connection credentials from a safe source (password file, prompt, login path, environment). */
+export interface Credentials {
+  password?: string;
+  /** Where the password came from, for messages (never the password). */
+  passwordSource?: string;
+  user?: string;
+  host?: string;
+  port?: number;
+  socket?: string;
+}
 
 /** Streams and helpers a command gets; exit codes: 0 ran, 1 a finding reached --fail-on, 2 usage/input error. */
 export interface CliIo {

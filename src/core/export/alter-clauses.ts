@@ -1,5 +1,10 @@
 // Structured view of the advice's `ALTER TABLE … ADD COLUMN … / ADD INDEX …` DDL, so changes can be combined per table.
 //
+// The one DROP it reads is an index extension: `DROP INDEX i, ADD INDEX i (longer key)` in one
+// statement (the index design extends an existing index whose key is a left prefix of the one it
+// wants). A DROP INDEX without an ADD of the same name in the same statement is refused: the export
+// never removes an index on its own.
+//
 // Design note: node-sql-parser parses the advice's DDL into an ALTER AST, but it records no
 // position per clause, prints expressions in its own spelling, and rejects valid forms the export
 // must keep (MariaDB `PERSISTENT`, `IF NOT EXISTS` on indexes, `(expr) DESC` key parts). So the
@@ -32,7 +37,9 @@ export type AlterClause =
       definition: string;
       generated: Generated | null;
     }
-  | { kind: 'add-index'; name: string | null; unique: boolean; parts: KeyPart[] };
+  | { kind: 'add-index'; name: string | null; unique: boolean; parts: KeyPart[] }
+  /** Only as half of an extension: the same statement adds an index of this name again. */
+  | { kind: 'drop-index'; name: string };
 
 /** A parsed ALTER TABLE. `checkedBy` says whether node-sql-parser confirmed the clause structure. */
 export interface ParsedAlter {
@@ -191,6 +198,14 @@ function parseClause(text: string): AlterClause | 'option' | string {
   let i = 0;
   const word = (): string => upper(tokens[i]);
   if (word() === 'ALGORITHM' || word() === 'LOCK') return 'option';
+  if (word() === 'DROP' && (upper(tokens[1]) === 'INDEX' || upper(tokens[1]) === 'KEY')) {
+    i = 2;
+    if (word() === 'IF' && upper(tokens[3]) === 'EXISTS') i = 4;
+    const name = tokens[i];
+    if (!name || name.ident === null || i + 1 !== tokens.length)
+      return `unsupported DROP INDEX clause: ${text}`;
+    return { kind: 'drop-index', name: name.ident };
+  }
   if (word() !== 'ADD') return `only ADD COLUMN and ADD INDEX clauses can be combined, not: ${text}`;
   i++;
   const skipIfNotExists = (): void => {
@@ -272,7 +287,18 @@ export function parseAlterTable(sql: string, flavor: Flavor): AlterParseResult {
     if (typeof clause === 'string') return { ok: false, reason: clause };
     clauses.push(clause);
   }
-  if (clauses.length === 0) return { ok: false, reason: 'no ADD clauses' };
+  if (!clauses.some((clause) => clause.kind !== 'drop-index')) return { ok: false, reason: 'no ADD clauses' };
+  for (const clause of clauses) {
+    if (clause.kind !== 'drop-index') continue;
+    const readded = clauses.some(
+      (other) => other.kind === 'add-index' && other.name?.toLowerCase() === clause.name.toLowerCase(),
+    );
+    if (!readded)
+      return {
+        ok: false,
+        reason: `DROP INDEX ${clause.name} is exported only when the same statement adds ${clause.name} again (an extension)`,
+      };
+  }
   const checked = crossCheck(text, flavor, clauses);
   if (checked === 'mismatch')
     return { ok: false, reason: 'the statement is ambiguous (node-sql-parser reads other clauses)' };
@@ -290,8 +316,11 @@ function crossCheck(
   const adds = (parsed.ast.expr as unknown[]).filter(
     (entry) => isNode(entry) && entry.action === 'add',
   ) as Record<string, unknown>[];
-  if (adds.length !== clauses.length) return 'mismatch';
-  for (const [index, clause] of clauses.entries()) {
+  const added = clauses.filter(
+    (clause): clause is Exclude<AlterClause, { kind: 'drop-index' }> => clause.kind !== 'drop-index',
+  );
+  if (adds.length !== added.length) return 'mismatch';
+  for (const [index, clause] of added.entries()) {
     const node = adds[index]!;
     if (clause.kind === 'add-column') {
       const column = node.column;

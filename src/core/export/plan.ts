@@ -6,7 +6,9 @@
 // become one change listing every query they serve; an index that is a left prefix of another
 // proposed one is folded into the longer one; a proposal an existing index already covers is
 // skipped; an existing index that becomes a left prefix of a proposal is flagged (redundant
-// after the change). Generated columns merge when name and expression match.
+// after the change). Generated columns merge when name and expression match. An extension
+// (`DROP INDEX i, ADD INDEX i (longer key)` in one item) keeps the name and records the index it
+// replaces, so the script drops and re-adds it in one statement and the rollback restores the old key.
 
 import type { Flavor } from '../flavors/capabilities.js';
 import type { SchemaModel, TableInfo } from '../model/schema.js';
@@ -22,6 +24,7 @@ import {
   type Generated,
   type KeyPart,
 } from './alter-clauses.js';
+import { shareRepeatedExpressions } from './shared-expressions.js';
 
 /** What the plan needs from a workspace item. */
 export interface ExportItem {
@@ -54,6 +57,11 @@ export interface PlannedIndex {
   itemIds: string[];
   /** Merges and overlaps worth a comment (also proposed as …, folds a left prefix …). */
   remarks: string[];
+  /**
+   * The existing index this one replaces under the same name (an extension), with its key as the
+   * schema has it (`parts` null when no schema was given: the rollback cannot restore it).
+   */
+  replaces?: { name: string; unique: boolean; parts: KeyPart[] | null };
 }
 
 /** All changes to one table, in the order they were accepted. */
@@ -135,6 +143,7 @@ export function planExport(
   for (const tablePlan of plan.tables) {
     foldLeftPrefixes(tablePlan);
     if (tablePlan.info) dropCoveredByExisting(tablePlan, tablePlan.info, plan);
+    shareRepeatedExpressions(tablePlan, flavor);
   }
   plan.tables = plan.tables.filter((table) => table.columns.length > 0 || table.indexes.length > 0);
   return plan;
@@ -159,7 +168,13 @@ function staleProblem(
   );
   for (const column of pending?.columns ?? []) added.add(column.name.toLowerCase());
   const missing = (name: string): boolean => !findColumn(info, name) && !added.has(name.toLowerCase());
+  const dropped = droppedIndexNames(clauses);
   for (const clause of clauses) {
+    if (clause.kind === 'drop-index') {
+      if (!info.indexes.some((index) => index.name.toLowerCase() === clause.name.toLowerCase()))
+        return `index ${info.name}.${clause.name}, which this change extends, no longer exists`;
+      continue;
+    }
     if (clause.kind === 'add-column') {
       const existing = findColumn(info, clause.name);
       if (existing && !sameGenerated(existing.generated, clause.generated))
@@ -174,11 +189,22 @@ function staleProblem(
       const sameName = clause.name
         ? info.indexes.find((index) => index.name.toLowerCase() === clause.name!.toLowerCase())
         : undefined;
-      if (sameName && !sameParts(existingParts(sameName), clause.parts))
+      if (
+        sameName &&
+        !dropped.has(sameName.name.toLowerCase()) &&
+        !sameParts(existingParts(sameName), clause.parts)
+      )
         return `index ${info.name}.${sameName.name} already exists with other key parts`;
     }
   }
   return undefined;
+}
+
+/** Lower-case names of the indexes an item's clauses drop (to re-add them: an extension). */
+function droppedIndexNames(clauses: readonly Clause[]): Set<string> {
+  return new Set(
+    clauses.flatMap((clause) => (clause.kind === 'drop-index' ? [clause.name.toLowerCase()] : [])),
+  );
 }
 
 function sameGenerated(
@@ -230,7 +256,9 @@ function addClauses(tablePlan: TablePlan, clauses: readonly Clause[], item: Expo
       return `column ${tablePlan.table}.${clause.name} is also proposed with another definition`;
   }
   const renames = new Map<string, string>();
+  const dropped = droppedIndexNames(clauses);
   for (const clause of clauses) {
+    if (clause.kind === 'drop-index') continue;
     if (clause.kind === 'add-column') {
       const known = tablePlan.columns.find(
         (column) => column.name.toLowerCase() === clause.name.toLowerCase(),
@@ -255,10 +283,12 @@ function addClauses(tablePlan: TablePlan, clauses: readonly Clause[], item: Expo
       continue;
     }
     let name = clause.name ?? `idx_${tablePlan.table}_${tablePlan.indexes.length + 1}`;
+    const replaced = clause.name && dropped.has(clause.name.toLowerCase()) ? clause.name : null;
     const taken = (candidate: string): boolean =>
       tablePlan.indexes.some((index) => index.name.toLowerCase() === candidate.toLowerCase()) ||
-      (tablePlan.info?.indexes.some((index) => index.name.toLowerCase() === candidate.toLowerCase()) ??
-        false);
+      (candidate !== replaced &&
+        (tablePlan.info?.indexes.some((index) => index.name.toLowerCase() === candidate.toLowerCase()) ??
+          false));
     if (taken(name)) {
       let n = 2;
       while (taken(`${name.slice(0, 60)}_${n}`)) n++;
@@ -271,6 +301,18 @@ function addClauses(tablePlan: TablePlan, clauses: readonly Clause[], item: Expo
         ? [part.column]
         : [],
     );
+    const old =
+      replaced === null
+        ? undefined
+        : tablePlan.info?.indexes.find((index) => index.name.toLowerCase() === replaced.toLowerCase());
+    const replaces =
+      replaced === null || name !== replaced
+        ? undefined
+        : {
+            name: old?.name ?? replaced,
+            unique: old?.unique ?? false,
+            parts: old ? existingParts(old) : null,
+          };
     tablePlan.indexes.push({
       name,
       unique: clause.unique,
@@ -278,10 +320,17 @@ function addClauses(tablePlan: TablePlan, clauses: readonly Clause[], item: Expo
       functional: clause.parts.some((part) => 'expression' in part),
       newColumns,
       itemIds: [item.id],
-      remarks:
-        clause.name && renames.has(clause.name)
+      remarks: [
+        ...(clause.name && renames.has(clause.name)
           ? [`Renamed from ${clause.name}: that name is taken by another index.`]
-          : [],
+          : []),
+        ...(replaces
+          ? [
+              `Replaces ${replaces.name}${replaces.parts ? ` (${keyPartsText(replaces.parts)})` : ''} under the same name: dropped and re-added with the longer key in one statement.`,
+            ]
+          : []),
+      ],
+      ...(replaces ? { replaces } : {}),
     });
   }
   return undefined;
@@ -333,6 +382,7 @@ function dropCoveredByExisting(tablePlan: TablePlan, info: TableInfo, plan: Expo
     }
     for (const existing of info.indexes) {
       if (existing.primary || existing.unique || existing.kind !== 'btree') continue;
+      if (existing.name.toLowerCase() === index.replaces?.name.toLowerCase()) continue;
       const parts = existingParts(existing);
       if (parts.length < index.parts.length && isPrefix(parts, index.parts))
         index.remarks.push(

@@ -120,7 +120,20 @@ function columnClause(column: PlannedColumn, guard: boolean): string {
 }
 
 function indexClause(index: PlannedIndex, guard: boolean): string {
-  return `ADD ${index.unique ? 'UNIQUE ' : ''}INDEX ${guard ? 'IF NOT EXISTS ' : ''}${quoteName(index.name)} (${keyPartsText(index.parts)})`;
+  const add = `ADD ${index.unique ? 'UNIQUE ' : ''}INDEX ${guard ? 'IF NOT EXISTS ' : ''}${quoteName(index.name)} (${keyPartsText(index.parts)})`;
+  // An extension drops the shorter index and re-adds the name with the longer key in the same statement.
+  return index.replaces ? `DROP INDEX ${guard ? 'IF EXISTS ' : ''}${quoteName(index.name)}, ${add}` : add;
+}
+
+/** Rollback clauses for one index: drop it, and re-add the key it replaced (when the schema told us it). */
+function rollbackIndexClauses(index: PlannedIndex, guard: boolean): string[] {
+  const drop = `DROP INDEX ${guard ? 'IF EXISTS ' : ''}${quoteName(index.name)}`;
+  const old = index.replaces;
+  if (!old?.parts) return [drop];
+  return [
+    drop,
+    `ADD ${old.unique ? 'UNIQUE ' : ''}INDEX ${guard ? 'IF NOT EXISTS ' : ''}${quoteName(old.name)} (${keyPartsText(old.parts)})`,
+  ];
 }
 
 /** Statements (clause lists with their mode) for one table's forward change. */
@@ -284,10 +297,14 @@ export function renderScript(plan: ExportPlan, options: RenderOptions): Rendered
       `-- Table ${table.table}${table.info?.rowsEstimate != null ? ` (≈ ${table.info.rowsEstimate.toLocaleString('en-US')} rows)` : ''}`,
     );
     if (rollback) {
+      for (const index of table.indexes)
+        if (index.replaces && !index.replaces.parts) {
+          const warning = `${table.table}: ${index.name} replaced an index whose key is unknown (no schema was given); re-create it by hand after this rollback.`;
+          body.push(...comment(`WARNING: ${warning}`));
+          statementWarnings.push(warning);
+        }
       const clauses = [
-        ...[...table.indexes]
-          .reverse()
-          .map((index) => `DROP INDEX ${guard ? 'IF EXISTS ' : ''}${quoteName(index.name)}`),
+        ...[...table.indexes].reverse().flatMap((index) => rollbackIndexClauses(index, guard)),
         ...[...table.columns]
           .reverse()
           .map((column) => `DROP COLUMN ${guard ? 'IF EXISTS ' : ''}${quoteName(column.name)}`),
