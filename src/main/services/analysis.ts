@@ -12,7 +12,7 @@ import { parseVersion } from '../../core/flavors/version.js';
 import { AdvisorError } from '../../shared/errors.js';
 import type { Connection } from 'mysql2/promise';
 import { applySelectivity, selectivityRequests } from '../../core/advice/index.js';
-import { sampleSelectivity, type SampleOptions } from './selectivity.js';
+import { sampleSelectivity, type SampleOptions, type SampleSkip } from './selectivity.js';
 
 export interface OfflineTarget {
   flavor: Flavor;
@@ -115,14 +115,31 @@ export async function runLiveAnalysis(
   if (!server.database || options.sample === false || schema.source !== 'live') return report;
   const requests = selectivityRequests(report, server.flavor);
   if (requests.length === 0) return report;
-  const samples = await sampleSelectivity(
-    connection,
-    server,
-    server.database,
-    requests,
-    options.sample ?? {},
-  ).catch(() => []);
-  return applySelectivity(report, samples, server.flavor);
+  const skipped: SampleSkip[] = [];
+  const samples = await sampleSelectivity(connection, server, server.database, requests, {
+    ...(options.sample ?? {}),
+    onSkip: (skip) => skipped.push(skip),
+  }).catch(() => []);
+  return noteSkippedSamples(applySelectivity(report, samples, server.flavor), skipped);
+}
+
+/** Say on each statement that reads a skipped table what the selectivity sample left out, and why. */
+function noteSkippedSamples(report: AnalysisReport, skipped: readonly SampleSkip[]): AnalysisReport {
+  if (skipped.length === 0) return report;
+  return {
+    ...report,
+    statements: report.statements.map((statement) => {
+      const tables = new Set(statement.findings.map((finding) => finding.table?.toLowerCase()));
+      const notes = skipped
+        .filter((skip) => tables.has(skip.table.toLowerCase()))
+        .map((skip) =>
+          skip.expression === null
+            ? `Selectivity of ${skip.table} not sampled: ${skip.reason}.`
+            : `Selectivity of ${skip.expression} on ${skip.table} not sampled: ${skip.reason} (samples only evaluate built-in functions without side effects).`,
+        );
+      return notes.length === 0 ? statement : { ...statement, notes: [...(statement.notes ?? []), ...notes] };
+    }),
+  };
 }
 
 /** Analysis without a server; with a DDL schema the report says what the loader loaded and skipped. */

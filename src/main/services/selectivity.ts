@@ -1,8 +1,22 @@
 // Samples live selectivity for the advisor: COUNT(DISTINCT …) over a bounded sample, read-only, time-limited.
+/*
+ * Safety (issue #20): the expressions come from the user's query, which may be pasted or captured
+ * from another session, and a sample evaluates them over up to 10,000 rows with the DBA's
+ * privileges. So an expression is sampled only when every function it calls is a built-in known to
+ * be free of side effects (src/core/sql/side-effects.ts); a stored or loadable function, SLEEP,
+ * GET_LOCK … are skipped, and so are views (selecting from one runs its definition). Each sample is
+ * bounded by the server (MAX_EXECUTION_TIME / max_statement_time) and by a watchdog that stops it
+ * one second later. Every skip is reported through `onSkip`, and the analysis shows it as a note.
+ */
 
 import type { Connection, RowDataPacket } from 'mysql2/promise';
 import type { SelectivityRequest, TableSample } from '../../core/advice/index.js';
 import type { ServerInfo } from '../../core/model/server-info.js';
+import { lexSql, versionNumber } from '../../core/sql/lexer.js';
+import { executionRisks } from '../../core/sql/side-effects.js';
+import { AdvisorError } from '../../shared/errors.js';
+import type { QueryKiller } from './connection.js';
+import { boundedQuery } from './explain.js';
 
 /** Rows read per table (the first rows the server returns; the whole table when smaller). */
 export const SAMPLE_ROWS = 10_000;
@@ -13,6 +27,38 @@ export const SAMPLE_TIMEOUT_MS = 2_000;
 export interface SampleOptions {
   rows?: number;
   timeoutMs?: number;
+  /** Stops a sample on the server when the watchdog fires (else the connection is closed). */
+  killQuery?: QueryKiller;
+  /** Called for every table or expression that was not sampled, with the reason. */
+  onSkip?(skip: SampleSkip): void;
+}
+
+/** Something the sample left out, and why. */
+export interface SampleSkip {
+  table: string;
+  /** The expression, or null when the whole table was skipped. */
+  expression: string | null;
+  reason: string;
+}
+
+/** Why evaluating `expression` over sample rows could do more than read; null when it is safe. */
+export function expressionRisk(expression: string, server: ServerInfo): string | null {
+  for (const flavor of server.flavor === 'mariadb' ? (['mariadb'] as const) : (['mysql'] as const)) {
+    for (const ansiQuotes of [false, true]) {
+      for (const noBackslashEscapes of [false, true]) {
+        const lexed = lexSql(`SELECT (${expression})`, {
+          flavor,
+          version: versionNumber(server.version),
+          ansiQuotes,
+          noBackslashEscapes,
+        });
+        if (!lexed.ok) return `it could not be read safely (${lexed.error})`;
+        const risk = executionRisks(lexed.tokens)[0];
+        if (risk) return risk.message;
+      }
+    }
+  }
+  return null;
 }
 
 function quote(name: string): string {
@@ -35,15 +81,34 @@ export async function sampleSelectivity(
   const limit = options.rows ?? SAMPLE_ROWS;
   const timeoutMs = options.timeoutMs ?? SAMPLE_TIMEOUT_MS;
   const samples: TableSample[] = [];
+  const skip = (table: string, expression: string | null, reason: string): void =>
+    options.onSkip?.({ table, expression, reason });
   for (const request of requests) {
     if (request.reads.length === 0) continue;
+    const kind = await tableType(connection, database, request.table).catch(() => null);
+    if (kind !== 'BASE TABLE') {
+      skip(
+        request.table,
+        null,
+        kind === null
+          ? 'its type could not be read'
+          : `it is a ${kind.toLowerCase()}, and reading it would run its definition`,
+      );
+      continue;
+    }
+    const expressions = request.expressions.filter((expression) => {
+      const risk = expressionRisk(expression.sql, server);
+      if (risk) skip(request.table, expression.sql, risk);
+      return risk === null;
+    });
     const measures = [
       ...request.columns.map((column) => ({ key: `column:${column.toLowerCase()}`, sql: quote(column) })),
-      ...request.expressions.map((expression) => ({
+      ...expressions.map((expression) => ({
         key: `expression:${expression.key}`,
         sql: `(${expression.sql})`,
       })),
     ];
+    if (measures.length === 0) continue;
     const select = `SELECT COUNT(*) AS sampled, ${measures
       .map((measure, index) => `COUNT(DISTINCT ${measure.sql}) AS d${index}`)
       .join(', ')} FROM (SELECT ${request.reads.map(quote).join(', ')} FROM ${quote(database)}.${quote(
@@ -55,7 +120,10 @@ export async function sampleSelectivity(
         ? `SET STATEMENT max_statement_time=${(timeoutMs / 1000).toFixed(3)} FOR ${select}`
         : select;
     try {
-      const [rows] = await connection.query<RowDataPacket[]>(sql);
+      const rows = await boundedQuery<RowDataPacket[]>(connection, sql, {
+        timeoutMs: timeoutMs + 1_000,
+        ...(options.killQuery ? { killQuery: options.killQuery } : {}),
+      });
       const row = rows[0];
       if (!row) continue;
       const distinct: Record<string, number> = {};
@@ -63,9 +131,30 @@ export async function sampleSelectivity(
         distinct[measure.key] = Number(row[`d${index}`]);
       });
       samples.push({ table: request.table, sampledRows: Number(row.sampled), limit, distinct });
-    } catch {
-      // Timed out, a column vanished, or an expression the server rejects: no note for this table.
+    } catch (error) {
+      // Timed out, a column vanished, or an expression the server rejects: no numbers for this table.
+      const errno = (error as { errno?: number }).errno;
+      const timedOut =
+        (error instanceof AdvisorError && error.code === 'TIMEOUT') ||
+        errno === 3024 ||
+        errno === 1969 ||
+        errno === 1317;
+      const reason = timedOut
+        ? `sampling took longer than ${Math.round(timeoutMs / 100) / 10} s`
+        : error instanceof AdvisorError
+          ? error.userMessage
+          : `the server refused the sample (${(error as Error).message})`;
+      skip(request.table, null, reason);
     }
   }
   return samples;
+}
+
+/** `BASE TABLE`, `VIEW`, `SYSTEM VIEW`, `SEQUENCE` … of a table, or null when it is not found. */
+async function tableType(connection: Connection, database: string, table: string): Promise<string | null> {
+  const [rows] = await connection.query<RowDataPacket[]>(
+    'SELECT TABLE_TYPE AS type FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?',
+    [database, table],
+  );
+  return rows[0] ? String(rows[0].type) : null;
 }
