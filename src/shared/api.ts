@@ -86,6 +86,8 @@ export interface AppInfo {
   name: string;
   version: string;
   mode: 'electron' | 'web';
+  /** Things the user must know at start, e.g. a slow-log window a crash left open (restored on connect). */
+  notices?: string[];
 }
 
 export interface OpenResult {
@@ -93,6 +95,8 @@ export interface OpenResult {
   server: ServerInfo;
   /** `user@host:port` — never the password */
   label: string;
+  /** What Sargable did on connect that the user must know, e.g. a slow-log window restored after a crash. */
+  notices?: string[];
 }
 
 /** Every method the services offer. Implemented by `src/main/handlers/index.ts` (one module per area in handlers/). */

@@ -1,5 +1,6 @@
 // `sargable analyze`: find non-sargable predicates in SQL files, offline or against a live server.
 
+import { cliConnections, printNotices } from '../connections.js';
 import {
   reachesSeverity,
   servedSql,
@@ -7,7 +8,7 @@ import {
   type AnalysisReport,
   type Severity,
 } from '../../core/model/report.js';
-import { ConnectionService, type ConnectionTarget } from '../../main/services/connection.js';
+import type { ConnectionTarget } from '../../main/services/connection.js';
 import { verifyWhatIf } from '../../main/services/explain.js';
 import { AdvisorError } from '../../shared/errors.js';
 import type { ServerInfo } from '../../core/model/server-info.js';
@@ -142,8 +143,9 @@ async function analyzeLive(
   sqlModeFlag: string | undefined,
   extra: { disabledRules: string[]; statistics: boolean },
 ): Promise<AnalysisReport> {
-  const connections = new ConnectionService();
+  const connections = cliConnections();
   const opened = await connections.openConnection({ dsn, allowWhatIf: verify !== null });
+  printNotices(opened, io.stderr);
   try {
     const { connection, server, target } = connections.get(opened.connectionId);
     let report: AnalysisReport;

@@ -1,8 +1,8 @@
 // `sargable capture`: what ran on a live server over a window, from performance_schema digests or the slow_log table.
 
+import { cliConnections, printNotices, slowLogJournalPath } from '../connections.js';
 import type { DigestDelta } from '../../core/capture/index.js';
 import { captureDigestWindow } from '../../main/services/capture.js';
-import { ConnectionService } from '../../main/services/connection.js';
 import type { SlowLogFileResult } from '../../main/services/slowlog-file.js';
 import {
   readSlowLogTable,
@@ -91,8 +91,9 @@ export const run: CliCommand = async (argv, io) => {
   const maxRows = maxRowsValue === undefined ? {} : { maxRows: Math.max(1, Math.trunc(maxRowsValue)) };
   const limitOption = limit === undefined ? {} : { limit };
 
-  const connections = new ConnectionService();
+  const connections = cliConnections();
   const opened = await connections.openConnection({ dsn: dsnWithPassword(values.dsn, io) });
+  printNotices(opened, io.stderr);
   const controller = new AbortController();
   const onSigint = (): void => controller.abort();
   process.once('SIGINT', onSigint);
@@ -110,6 +111,7 @@ export const run: CliCommand = async (argv, io) => {
       }
       const result = await captureSlowLogWindow(target, server, connection, {
         consent: true,
+        journalPath: slowLogJournalPath(),
         longQueryTime,
         seconds: windowSeconds ?? 60,
         signal: controller.signal,

@@ -1,9 +1,9 @@
 // `sargable explain`: EXPLAIN statements on a live server (or parse pasted EXPLAIN output) into the plan model.
 
+import { cliConnections, printNotices } from '../connections.js';
 import { parsePlan, walkPlan, type PlanNode } from '../../core/explain/index.js';
 import { splitStatements } from '../../core/sql/split.js';
 import { AdvisorError } from '../../shared/errors.js';
-import { ConnectionService } from '../../main/services/connection.js';
 import { explainStatement } from '../../main/services/explain.js';
 import { parseCommonArgs } from '../args.js';
 import { dsnWithPassword, readInput } from '../input.js';
@@ -66,8 +66,9 @@ export const run: CliCommand = async (argv, io) => {
   if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0)
     throw new UsageError('--timeout must be a positive number of seconds');
   const dsn = dsnWithPassword(values.dsn ?? '', io);
-  const connections = new ConnectionService();
+  const connections = cliConnections();
   const opened = await connections.openConnection({ dsn });
+  printNotices(opened, io.stderr);
   try {
     const { connection, server } = connections.get(opened.connectionId);
     const statements = [];

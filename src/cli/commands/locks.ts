@@ -1,9 +1,9 @@
 // `sargable locks`: who blocks whom right now, on which rows, with NOWAIT / SKIP LOCKED rewrites.
 
+import { cliConnections, printNotices } from '../connections.js';
 import { addToDeadlockHistory, type DeadlockHistoryEntry } from '../../core/locks/deadlock.js';
 import type { BlockingNode } from '../../core/locks/tree.js';
 import type { LockInfo, TxnInfo } from '../../core/locks/types.js';
-import { ConnectionService } from '../../main/services/connection.js';
 import { pollLocks, type LockSnapshot } from '../../main/services/locks.js';
 import { parseCommonArgs } from '../args.js';
 import { dsnWithPassword } from '../input.js';
@@ -57,10 +57,11 @@ export const run: CliCommand = async (argv, io) => {
       throw new UsageError('--watch takes a number of seconds (at least 0.2).');
   }
 
-  const connections = new ConnectionService();
+  const connections = cliConnections();
   const opened = await connections.openConnection({
     dsn: dsnWithPassword(values.dsn, io),
   });
+  printNotices(opened, io.stderr);
   let stopped = false;
   const stop = (): void => {
     stopped = true;

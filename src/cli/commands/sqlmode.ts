@@ -1,13 +1,13 @@
 // `sargable sqlmode`: the server view of sql_mode (GLOBAL vs SESSION, defaults, lax-mode risks, variable defaults),
 // or with FILE the upgrade view: which statements fail or change under a target server / sql_mode.
 
+import { cliConnections, printNotices } from '../connections.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DEFAULT_TARGET } from '../../core/flavors/index.js';
 import { validateSqlMode, validModes } from '../../core/sqlmode/modes.js';
 import { whatBreaks, type SqlModeView, type UpgradeReport } from '../../core/sqlmode/views.js';
 import { offlineSchema, offlineTarget } from '../../main/services/analysis.js';
-import { ConnectionService } from '../../main/services/connection.js';
 import { readSqlModeView } from '../../main/services/sqlmode.js';
 import { AdvisorError } from '../../shared/errors.js';
 import { parseCommonArgs } from '../args.js';
@@ -52,10 +52,11 @@ export const run: CliCommand = async (argv, io) => {
   if (positionals.length === 0) {
     if (!values.dsn)
       throw new UsageError('Give --dsn URL for the server view, or a FILE for the upgrade view.');
-    const connections = new ConnectionService();
+    const connections = cliConnections();
     const opened = await connections.openConnection({
       dsn: dsnWithPassword(values.dsn, io),
     });
+    printNotices(opened, io.stderr);
     try {
       const view = await readSqlModeView(connections.get(opened.connectionId).connection);
       io.stdout(format === 'json' ? `${JSON.stringify(view, null, 2)}\n` : formatView(view));

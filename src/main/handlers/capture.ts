@@ -84,6 +84,7 @@ export function createCaptureHandlers(services: Services): CaptureApi {
             captureSlowLogWindow(target, server, connection, {
               ...options,
               consent: true,
+              ...(connections.slowLogJournal ? { journalPath: connections.slowLogJournal } : {}),
               seconds: request.seconds,
               signal,
               // Once the window is over, a cancel kills the mysql.slow_log read in flight.

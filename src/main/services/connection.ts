@@ -16,6 +16,7 @@ import { mapMysqlError } from './mysql-errors.js';
 import { detectServerInfo } from './server-info.js';
 import { ManagedConnection, type LinkStatus, type ReconnectPolicy } from './reconnect.js';
 import { setSessionLexicalContext } from './statement-guard.js';
+import { restoreStatements, restoreUnfinishedWindows, unfinishedWindows } from './slowlog-journal.js';
 import { sessionLexicalContext } from '../../core/sql/lexer.js';
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
@@ -196,6 +197,11 @@ interface Entry {
 export interface ConnectionServiceOptions {
   /** Backoff between reconnect attempts after a dropped connection. */
   reconnect?: ReconnectPolicy;
+  /**
+   * The slow-log window journal (slowlog-journal.ts): on connect, windows a crash left open on that
+   * server are restored and the user is told. The app and the CLI pass the config dir's journal.
+   */
+  slowLogJournal?: string;
 }
 
 /** Keeps open connections by id. One per open profile; the renderer only ever sees the id. */
@@ -236,7 +242,34 @@ export class ConnectionService {
     }
     const id = randomUUID();
     this.open.set(id, { id, target, managed, server });
-    return { connectionId: id, server, label: target.label };
+    const notices = await this.restoreSlowLogWindows(target);
+    return { connectionId: id, server, label: target.label, ...(notices.length > 0 ? { notices } : {}) };
+  }
+
+  /** The journal this service repairs on connect, if any. */
+  get slowLogJournal(): string | undefined {
+    return this.options.slowLogJournal;
+  }
+
+  /** Restore slow-log windows a crashed Sargable left open on this server; notices for the user. */
+  private async restoreSlowLogWindows(target: ConnectionTarget): Promise<string[]> {
+    const journal = this.options.slowLogJournal;
+    if (!journal || unfinishedWindows(journal).length === 0) return [];
+    let writer: Connection | undefined;
+    try {
+      writer = await connect(target, { readOnly: false });
+      return await restoreUnfinishedWindows(journal, target, writer);
+    } catch (error) {
+      const entries = unfinishedWindows(journal).filter(
+        (entry) => entry.host === target.host && entry.port === target.port,
+      );
+      return entries.map(
+        (entry) =>
+          `A slow-log window a crash left open on ${entry.host}:${entry.port} could not be restored (${mapMysqlError(error).userMessage}); run: ${restoreStatements(entry).join('; ')}.`,
+      );
+    } finally {
+      await writer?.end().catch(() => undefined);
+    }
   }
 
   /** The live connection and its server info; a clear error when the id is unknown. */

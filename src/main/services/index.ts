@@ -14,6 +14,7 @@ import {
   type SafeStorageLike,
 } from './secrets.js';
 import type { WorkspaceSessions } from './workspace-sessions.js';
+import { JOURNAL_FILE, unfinishedWindowNotices } from './slowlog-journal.js';
 import { APP_NAME, APP_VERSION } from '../version.js';
 
 /** The services the handlers call (built by createServices; tests build their own). */
@@ -54,10 +55,12 @@ export interface ServiceOptions {
 
 /** Plain constructors, no DI container. */
 export function createServices(mode: 'electron' | 'web', options: ServiceOptions = {}): Services {
-  const connections = new ConnectionService();
   const configDir = options.userDataDir ?? defaultConfigDir();
   // Profiles, workspaces, window state: 0700 dir, 0600 files (writeFileAtomic, saveWorkspace).
   ensurePrivateDir(configDir);
+  const slowLogJournal = path.join(configDir, JOURNAL_FILE);
+  const connections = new ConnectionService({ slowLogJournal });
+  const notices = unfinishedWindowNotices(slowLogJournal);
   const secrets = options.safeStorage
     ? new SafeStorageSecretStore(options.safeStorage, path.join(configDir, 'secrets.json'))
     : new NoSecretStore(NO_KEYCHAIN_REASON);
@@ -69,7 +72,7 @@ export function createServices(mode: 'electron' | 'web', options: ServiceOptions
       secrets,
       connections,
     ),
-    app: { name: APP_NAME, version: APP_VERSION, mode },
+    app: { name: APP_NAME, version: APP_VERSION, mode, ...(notices.length > 0 ? { notices } : {}) },
     files: new FileGrants({ roots: options.allowDirs ?? [] }),
     ...(options.chooseFiles ? { chooseFiles: options.chooseFiles } : {}),
     ...(options.userDataDir ? { userDataDir: options.userDataDir } : {}),

@@ -23,6 +23,7 @@ import { AdvisorError } from '../../shared/errors.js';
 import { CAPTURE_MARKER, sleep } from './capture.js';
 import { connect, type ConnectionTarget, type QueryKiller } from './connection.js';
 import { mapMysqlError } from './mysql-errors.js';
+import { clearWindow, recordWindow, serverIdentity } from './slowlog-journal.js';
 import {
   readSlowLogTable,
   slowLogTableEnd,
@@ -34,6 +35,11 @@ import {
 export interface SlowLogWindowRunOptions extends SlowLogWindowOptions {
   /** The user saw the plan and agreed. Without it nothing runs. */
   consent: boolean;
+  /**
+   * The journal file (slowlog-journal.ts): the previous values are recorded there before any global
+   * changes, so a crash is repaired on the next start or connect. The app and the CLI always pass it.
+   */
+  journalPath?: string;
 }
 
 /** What happened to the settings. */
@@ -109,9 +115,23 @@ export async function withSlowLogWindow<T>(
 ): Promise<SlowLogWindowOutcome<T>> {
   const connection = await connect(target, { readOnly: false });
   try {
-    const plan = await previewSlowLogWindow(connection, server, options);
+    const settings = await readSlowLogSettings(connection).catch((error: unknown) => {
+      throw mapMysqlError(error, { action: 'Reading the slow-log settings' });
+    });
+    const plan = planSlowLogWindow(settings, server.capabilities, options);
     if (options.consent !== true) throw consentError(plan);
     const cursor = await slowLogTableEnd(connection);
+    // Journal first: from here on a crash leaves a record that the next start or connect repairs.
+    const journalId =
+      options.journalPath && plan.apply.length > 0
+        ? recordWindow(options.journalPath, {
+            host: target.host,
+            port: target.port,
+            serverIdentity: await serverIdentity(connection),
+            previous: settings,
+            during: plan.during,
+          })
+        : undefined;
     let applied = 0;
     const restored: string[] = [];
     let value: T;
@@ -136,6 +156,8 @@ export async function withSlowLogWindow<T>(
           failures.push(`${statement}: ${mapMysqlError(error).userMessage}`);
         }
       }
+      if (failures.length === 0 && journalId && options.journalPath)
+        clearWindow(options.journalPath, journalId);
       if (failures.length > 0) {
         // eslint-disable-next-line no-unsafe-finally
         throw new AdvisorError(
