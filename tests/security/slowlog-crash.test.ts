@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHandlers } from '../../src/main/handlers.js';
+import { createHandlers } from '../../src/main/handlers/index.js';
 import { createServices } from '../../src/main/services/index.js';
 import { JOURNAL_FILE, unfinishedWindows } from '../../src/main/services/slowlog-journal.js';
 import { connect } from '../support/db.js';
