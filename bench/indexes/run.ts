@@ -4,7 +4,7 @@
 // Prints the time per run (after one warm-up), the median, and the size of the chosen set.
 // Run: npx tsx bench/indexes/run.ts [statements] [tables]
 import { designWorkloadIndexes, type WorkloadStatement } from '../../src/core/indexing/index.js';
-import { offlineServerInfo } from '../../src/core/model/server-info.js';
+import { offlineServerInfo } from '../../src/core/sqlmode/modes.js';
 import { schemaFromDdl } from '../../src/core/schema/ddl.js';
 
 const STATEMENTS = Number(process.argv[2] ?? 200);

@@ -13,6 +13,7 @@ import type { SchemaModel } from '../../src/core/model/schema.js';
 import type { ServerInfo } from '../../src/core/model/server-info.js';
 import { loadSchema } from '../../src/main/services/schema.js';
 import { detectServerInfo } from '../../src/main/services/server-info.js';
+import { runCliCaptured } from '../support/cli.js';
 import { connect, scratchDatabaseName, testServers } from '../support/db.js';
 
 const DDL = [
@@ -572,4 +573,50 @@ describe.each(testServers())('index design on $flavor', ({ flavor, url }) => {
     },
     120_000,
   );
+
+  it('sargable indexes --verify: what-if EXPLAINs each index before/after, rejects one the optimizer ignores, leaves nothing behind', async () => {
+    await restore();
+    const before = await indexesOf(connection, database);
+    const workload = [
+      '-- weight: 30',
+      "SELECT id, total FROM orders WHERE customer_id = 42 AND status = 'paid' ORDER BY created_at DESC LIMIT 10;",
+      '-- weight: 10',
+      "SELECT * FROM customers WHERE country = 'FR' AND segment = 2 ORDER BY signup DESC LIMIT 20;",
+      // 99% of the rows: a scan beats the index, so what-if must reject it.
+      'SELECT * FROM orders WHERE total >= 0;',
+    ].join('\n');
+    const result = await runCliCaptured(
+      ['indexes', '--dsn', `${url}${database}`, '--verify', '--allow-what-if', '--format', 'json', '-'],
+      { cwd: process.cwd(), stdin: workload },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const plan = JSON.parse(result.stdout) as {
+      indexes: {
+        table: string;
+        name: string;
+        verdict: string;
+        serves: number[];
+        verification?: { usesIndex?: boolean; error?: string; method?: string };
+        rejected?: string;
+        parts: { column?: string }[];
+      }[];
+    };
+    const serving = (statement: number) => plan.indexes.find((index) => index.serves.includes(statement));
+    const extended = serving(0);
+    expect(extended?.verdict).toBe('extend');
+    expect(extended?.verification).toMatchObject({
+      usesIndex: true,
+      method: flavor === 'mysql' ? 'invisible-index' : 'sandbox',
+    });
+    expect(extended?.rejected).toBeUndefined();
+    expect(serving(1)?.verification?.usesIndex).toBe(true);
+    const unselective = serving(2);
+    expect(unselective?.serves).toEqual([2]);
+    expect(unselective?.verification?.usesIndex).toBe(false);
+    expect(unselective?.rejected).toMatch(/does not use it/);
+    // Nothing built by what-if is left, and nothing was dropped.
+    expect((await indexesOf(connection, database)).map(signature).sort()).toEqual(
+      before.map(signature).sort(),
+    );
+  }, 120_000);
 });

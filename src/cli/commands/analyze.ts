@@ -16,6 +16,7 @@ import { loadSchema } from '../../main/services/schema.js';
 import { offlineTarget, runLiveAnalysis, runOfflineAnalysis } from '../../main/services/analysis.js';
 import { parseWorkspace } from '../../core/workspace/index.js';
 import { rules as registry } from '../../core/rules/index.js';
+import { whatIfDdl } from '../../core/indexing/index.js';
 import { parseCommonArgs } from '../args.js';
 import { checkSqlMode } from './sqlmode.js';
 import { dsnWithPassword, readInput, readSchemaSources, readText } from '../input.js';
@@ -233,7 +234,7 @@ async function verifySuggestions(
         if (!INDEX_KINDS.has(suggestion.kind) || suggestion.ddl.length === 0) continue;
         try {
           const result = await verifyWhatIf(target, server, {
-            ddl: suggestion.ddl,
+            ddl: suggestion.ddl.map(whatIfDdl),
             table: finding.table,
             database,
             beforeSql: statement.sql,

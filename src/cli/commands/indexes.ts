@@ -3,6 +3,7 @@
 import path from 'node:path';
 import type { RowDataPacket } from 'mysql2/promise';
 import {
+  whatIfDdl,
   designWorkloadIndexes,
   workloadFromText,
   type WorkloadPlan,
@@ -12,7 +13,9 @@ import type { SchemaModel } from '../../core/model/schema.js';
 import type { ServerInfo } from '../../core/model/server-info.js';
 import { offlineServerInfo } from '../../core/sqlmode/modes.js';
 import { binaryToDisplay } from '../../core/slowlog/index.js';
-import { ConnectionService } from '../../main/services/connection.js';
+import { ConnectionService, type ConnectionTarget } from '../../main/services/connection.js';
+import { verifyWhatIf } from '../../main/services/explain.js';
+import { AdvisorError } from '../../shared/errors.js';
 import { offlineSchema, offlineTarget } from '../../main/services/analysis.js';
 import { loadSchema } from '../../main/services/schema.js';
 import { digestSlowLogFiles } from '../../main/services/slowlog-file.js';
@@ -41,6 +44,11 @@ Options:
   --max-indexes N          at most N new or extended indexes
   --max-key-bytes N        at most N key bytes over all chosen indexes
   --write-factor F         share of a table's write weight each index on it costs (default 0.1)
+  --verify                 with --dsn: build each index as a what-if (INVISIBLE on MySQL 8, a real
+                           index on a sandbox elsewhere), EXPLAIN the heaviest statement it serves
+                           before/after, drop it again; an index the optimizer does not use is marked
+                           "rejected"
+  --allow-what-if          consent for --verify to build and drop indexes; never on a production server
   --format text|json       output format (default text)
   -h, --help               show this help
 
@@ -58,6 +66,8 @@ export const run: CliCommand = async (argv, io) => {
     'max-indexes': { type: 'string' },
     'max-key-bytes': { type: 'string' },
     'write-factor': { type: 'string' },
+    verify: { type: 'boolean' },
+    'allow-what-if': { type: 'boolean' },
     format: { type: 'string', default: 'text' },
     help: { type: 'boolean', short: 'h' },
   });
@@ -78,6 +88,12 @@ export const run: CliCommand = async (argv, io) => {
   ].filter(Boolean).length;
   if (sources > 1) throw new UsageError('Give one input: a query FILE, --slow-log FILE, or --digests.');
   if (positionals.length > 1) throw new UsageError('Give one query FILE (or - for standard input).');
+  if (values.verify && !values.dsn)
+    throw new UsageError('--verify needs --dsn: it runs EXPLAIN on the server.');
+  if (values.verify && !values['allow-what-if'])
+    throw new UsageError(
+      '--verify builds each index on the server (INVISIBLE on MySQL 8, a real index elsewhere) and drops it again. That takes time, I/O and metadata locks: add --allow-what-if, on a server where that is acceptable.',
+    );
   const options = {
     ...positiveNumber(values['max-indexes'], '--max-indexes', true, 'maxIndexes'),
     ...positiveNumber(values['max-key-bytes'], '--max-key-bytes', true, 'maxKeyBytes'),
@@ -91,9 +107,12 @@ export const run: CliCommand = async (argv, io) => {
   let plan: WorkloadPlan;
   if (values.dsn) {
     const connections = new ConnectionService();
-    const opened = await connections.openConnection({ dsn: dsnWithPassword(values.dsn, io) });
+    const opened = await connections.openConnection({
+      dsn: dsnWithPassword(values.dsn, io),
+      allowWhatIf: values.verify === true,
+    });
     try {
-      const { connection, server } = connections.get(opened.connectionId);
+      const { connection, server, target } = connections.get(opened.connectionId);
       if (!server.database && !values.schema?.length)
         throw new UsageError('Name the database in the DSN (mysql://…/DATABASE) or give --schema files.');
       const schema: SchemaModel = values.schema?.length
@@ -112,6 +131,7 @@ export const run: CliCommand = async (argv, io) => {
             .filter((row) => row.sql && !/\.\.\.|^\s*(SHOW|SET|USE|EXPLAIN)\b/i.test(row.sql));
         })());
       plan = designWorkloadIndexes(workload, schema, server, options);
+      if (values.verify) await verifyIndexes(plan, target, server, io);
     } finally {
       await connections.closeAll();
     }
@@ -125,6 +145,47 @@ export const run: CliCommand = async (argv, io) => {
   io.stdout(format === 'json' ? `${JSON.stringify(plan, null, 2)}\n` : formatText(plan));
   return 0;
 };
+
+/** What-if for each chosen index: the heaviest statement it serves, EXPLAINed before and after. */
+async function verifyIndexes(
+  plan: WorkloadPlan,
+  target: ConnectionTarget,
+  server: ServerInfo,
+  io: CliIo,
+): Promise<void> {
+  const database = server.database;
+  if (!database) throw new UsageError('--verify needs a database in the DSN (mysql://…/DATABASE).');
+  for (const index of plan.indexes) {
+    const statement = index.serves.map((n) => plan.queries[n]!).sort((a, b) => b.weight - a.weight)[0];
+    if (!statement) continue;
+    try {
+      const result = await verifyWhatIf(target, server, {
+        ddl: index.ddl.map(whatIfDdl),
+        table: index.table,
+        database,
+        beforeSql: statement.sql,
+        afterSql: statement.sql,
+        allowWhatIf: true,
+      });
+      index.verification = {
+        statement: statement.index,
+        method: result.method,
+        verdict: result.verdict,
+        keyBefore: result.before.key,
+        keyAfter: result.after.key,
+        rowsBefore: result.before.rowsExamined,
+        rowsAfter: result.after.rowsExamined,
+        usesIndex: result.record.usesIndex,
+      };
+      if (!result.record.usesIndex)
+        index.rejected = `The optimizer does not use it for statement #${statement.index + 1} (plan after: ${result.after.key ?? 'no index'}, ${result.after.accessType ?? '?'}).`;
+    } catch (error) {
+      const message = error instanceof AdvisorError ? error.userMessage : String(error);
+      index.verification = { statement: statement.index, error: message };
+      io.stderr(`verification of ${index.table}.${index.name} failed: ${message}\n`);
+    }
+  }
+}
 
 function positiveNumber<K extends string>(
   value: string | undefined,
@@ -181,6 +242,11 @@ function formatText(plan: WorkloadPlan): string {
     );
     lines.push(`  serves statements ${index.serves.map((n) => `#${n + 1}`).join(', ')}`);
     for (const statement of index.ddl) lines.push(`  ${statement}`);
+    if (index.verification && !index.verification.error)
+      lines.push(
+        `  what-if (${index.verification.method}): ${index.verification.verdict}, key ${index.verification.keyBefore ?? 'none'} -> ${index.verification.keyAfter ?? 'none'}, rows ${index.verification.rowsBefore ?? '?'} -> ${index.verification.rowsAfter ?? '?'}`,
+      );
+    if (index.rejected) lines.push(`  rejected: ${index.rejected}`);
     for (const note of index.notes) lines.push(`  note: ${note}`);
   }
   lines.push('');

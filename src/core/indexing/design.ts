@@ -761,3 +761,18 @@ export function partsSql(parts: readonly DesignedPart[]): string {
     )
     .join(', ');
 }
+
+/**
+ * The statement a what-if run builds for a designed index. An extension (`DROP INDEX i, ADD INDEX i (…)`)
+ * is tried as a new index next to the old one (`i_whatif`), so a what-if never drops anything; every
+ * other statement is returned unchanged.
+ */
+export function whatIfDdl(ddl: string): string {
+  const match =
+    /^\s*ALTER\s+TABLE\s+(`(?:[^`]|``)+`|\S+)\s+DROP\s+INDEX\s+(?:`(?:[^`]|``)+`|\S+)\s*,\s*ADD\s+INDEX\s+(`(?:[^`]|``)+`|[^\s(]+)\s*\(([\s\S]*)\)\s*,\s*ALGORITHM\s*=\s*INPLACE\s*,\s*LOCK\s*=\s*NONE\s*;?\s*$/i.exec(
+      ddl,
+    );
+  if (!match) return ddl;
+  const name = (match[2] ?? '').replace(/^`|`$/g, '').replace(/``/g, '`');
+  return `ALTER TABLE ${match[1]} ADD INDEX ${quoteIdentifier(`${name.slice(0, 57)}_whatif`)} (${match[3]});`;
+}

@@ -4,6 +4,7 @@ export {
   designFor,
   designQueryIndexes,
   partsSql,
+  whatIfDdl,
   type DesignedPart,
   type DesignOptions,
   type PartRole,
@@ -20,4 +21,5 @@ export {
   type WorkloadQuery,
   type WorkloadStatement,
   type WorkloadTable,
+  type WorkloadVerification,
 } from './workload.js';

@@ -11,14 +11,14 @@
 // key bytes) or when no candidate gains more than it costs. A chosen index that became a left prefix of
 // another chosen one is dropped; one whose parts start with an existing index extends it instead.
 
-import { findTable, type IndexInfo, type SchemaModel } from '../model/schema.js';
+import { findColumn, findTable, type IndexInfo, type SchemaModel, type TableInfo } from '../model/schema.js';
 import type { ServerInfo } from '../model/server-info.js';
 import { isNode } from '../sql/ast.js';
 import { parseStatement } from '../sql/parse.js';
 import { splitStatements } from '../sql/split.js';
 import { quoteIdentifier, uniqueName } from '../advice/index-ddl.js';
 import { designQueryIndexes, partsSql, type DesignedPart } from './design.js';
-import { MAX_KEY_PARTS } from './key-length.js';
+import { keyPartBytes, MAX_KEY_PARTS } from './key-length.js';
 
 /** One statement of the workload with its weight (frequency × cost from the capture; 1 when unknown). */
 export interface WorkloadStatement {
@@ -56,6 +56,23 @@ export interface WorkloadIndex {
   /** readBenefit − writeCost: the set is ordered by it (estimated time saved). */
   netBenefit: number;
   notes: string[];
+  /** Filled by what-if (`sargable indexes --verify`): EXPLAIN of the heaviest statement it serves, before/after. */
+  verification?: WorkloadVerification;
+  /** Set when what-if shows the optimizer does not pick it: why. */
+  rejected?: string;
+}
+
+export interface WorkloadVerification {
+  /** `queries[].index` of the statement explained. */
+  statement: number;
+  method?: 'invisible-index' | 'sandbox';
+  verdict?: 'improved' | 'unchanged' | 'worse';
+  keyBefore?: string | null;
+  keyAfter?: string | null;
+  rowsBefore?: number | null;
+  rowsAfter?: number | null;
+  usesIndex?: boolean;
+  error?: string;
 }
 
 export interface WorkloadQuery {
@@ -228,6 +245,25 @@ export function designWorkloadIndexes(
       add({ table: big.table, parts: [...seek, ...covers], keyBytes: sumBytes(big, small) });
     }
 
+  // Size of a candidate in key bytes (+8 per entry for the row pointer); extending an existing index only
+  // adds the bytes beyond its parts, since the extended index replaces it.
+  const sizeOf = (candidate: Candidate): number => {
+    const bytes = candidate.keyBytes ?? 32;
+    const info = findTable(schema, candidate.table, server.database);
+    const prefix = info?.indexes.find(
+      (index) =>
+        !index.unique &&
+        !index.primary &&
+        index.visible &&
+        index.kind === 'btree' &&
+        index.parts.length < candidate.parts.length &&
+        index.parts.every((part, i) => existingMatches(part, candidate.parts[i])),
+    );
+    if (!prefix || !info) return bytes + 8;
+    const prefixBytes = keyBytesOfParts(candidate.parts.slice(0, prefix.parts.length), info);
+    return Math.max(4, bytes - (prefixBytes ?? 0)) + 8;
+  };
+
   // Greedy by benefit per byte.
   const served = new Map<Need, Candidate>();
   const chosen: Candidate[] = [];
@@ -250,14 +286,14 @@ export function designWorkloadIndexes(
       const benefit = newly.reduce((sum, need) => sum + need.weight, 0);
       const cost = writeCostOf(candidate.table, candidate.parts);
       const gain = benefit - cost;
-      const size = (candidate.keyBytes ?? 32) + 8;
+      const size = sizeOf(candidate);
       if (gain <= 0) {
         for (const need of newly)
           if (!rejectedBy.has(need))
             rejectedBy.set(need, 'its benefit does not outweigh the write cost on the table');
         continue;
       }
-      if (bytes + size - 8 > maxBytes) {
+      if (bytes + (candidate.keyBytes ?? 32) > maxBytes) {
         for (const need of newly) rejectedBy.set(need, 'over the key-bytes budget');
         continue;
       }
@@ -387,6 +423,17 @@ export function designWorkloadIndexes(
         `${table.table} is write-heavy in this workload (write weight ${round(table.writeWeight)} against read weight ${round(table.readWeight)} of statements needing an index): every index on it slows its writes.`,
       );
   return { indexes, queries, tables, notes };
+}
+
+function keyBytesOfParts(parts: readonly DesignedPart[], info: TableInfo): number | null {
+  let total = 0;
+  for (const part of parts) {
+    const column = part.column ? findColumn(info, part.column) : undefined;
+    const bytes = column ? keyPartBytes(column, info, part.prefixLength) : undefined;
+    if (bytes === undefined) return null;
+    total += bytes;
+  }
+  return total;
 }
 
 function round(value: number): number {

@@ -8,6 +8,7 @@ import { queryKiller } from '../services/connection.js';
 import { explainStatement, verifyWhatIf } from '../services/explain.js';
 import { assertProductionConfirmed } from '../services/production-guard.js';
 import { loggedWrite } from '../services/write-log.js';
+import { whatIfDdl } from '../../core/indexing/index.js';
 
 export function createExplainHandlers({ connections, workspaces }: Services): ExplainApi {
   return {
@@ -40,20 +41,18 @@ export function createExplainHandlers({ connections, workspaces }: Services): Ex
         throw new AdvisorError('INVALID_INPUT', 'Choose a default database for this connection first.');
       assertProductionConfirmed(target, request.productionConfirmation, 'Building a what-if index');
       const database = server.database;
-      const result = await loggedWrite(
-        workspaces,
-        target,
-        { action: 'what-if-index', sql: request.ddl },
-        () =>
-          verifyWhatIf(target, server, {
-            ddl: request.ddl,
-            table: request.table,
-            database,
-            beforeSql: request.sql,
-            afterSql: request.rewrittenSql ?? request.sql,
-            allowWhatIf: target.allowWhatIf && request.confirmed,
-            ...(request.threshold !== undefined ? { threshold: request.threshold } : {}),
-          }),
+      // A designed index that extends an existing one is tried next to it (nothing is dropped).
+      const ddl = request.ddl.map(whatIfDdl);
+      const result = await loggedWrite(workspaces, target, { action: 'what-if-index', sql: ddl }, () =>
+        verifyWhatIf(target, server, {
+          ddl,
+          table: request.table,
+          database,
+          beforeSql: request.sql,
+          afterSql: request.rewrittenSql ?? request.sql,
+          allowWhatIf: target.allowWhatIf && request.confirmed,
+          ...(request.threshold !== undefined ? { threshold: request.threshold } : {}),
+        }),
       );
       const { created: _created, ...reply } = result;
       return reply;

@@ -1,7 +1,7 @@
 // Per-query index design (core/indexing): column order by access path, existing indexes, server limits.
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../../src/core/analyze.js';
-import { designQueryIndexes, type TableIndexPlan } from '../../../src/core/indexing/index.js';
+import { designQueryIndexes, whatIfDdl, type TableIndexPlan } from '../../../src/core/indexing/index.js';
 import { keyPartBytes } from '../../../src/core/indexing/key-length.js';
 import { offlineServerInfo } from '../../../src/core/sqlmode/modes.js';
 import { schemaFromDdl } from '../../../src/core/schema/ddl.js';
@@ -209,5 +209,15 @@ describe('per-query design', () => {
   it('ORDER BY alone without a LIMIT proposes nothing (a scan and a sort are cheaper)', () => {
     expect(only('SELECT * FROM orders ORDER BY created_at').verdict).toBe('none');
     expect(keyOf(only('SELECT * FROM orders ORDER BY created_at LIMIT 10'))).toEqual(['created_at']);
+  });
+
+  it('what-if tries an extension next to the old index and drops nothing', () => {
+    expect(
+      whatIfDdl(
+        'ALTER TABLE orders DROP INDEX idx_cust, ADD INDEX idx_cust (customer_id, `status`), ALGORITHM=INPLACE, LOCK=NONE;',
+      ),
+    ).toBe('ALTER TABLE orders ADD INDEX idx_cust_whatif (customer_id, `status`);');
+    const create = 'ALTER TABLE orders ADD INDEX idx_x (a);';
+    expect(whatIfDdl(create)).toBe(create);
   });
 });
