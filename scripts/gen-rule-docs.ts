@@ -23,11 +23,13 @@ export async function renderRuleDocs(): Promise<Map<string, string>> {
     '',
     'Each rule has a stable ID that never changes meaning. Disable one per workspace (settings) or per statement with a comment: `-- sargable-disable FUN001` (dots allowed: `FUN.001`).',
     '',
-    '| ID | Name | Category | Severity | Title |',
-    '| --- | --- | --- | --- | --- |',
+    'Peers: the same check in [SOAR](https://github.com/XiaoMi/soar) (heuristic rule items), [SQLE](https://github.com/actiontech/sqle) (rule names) and pt-query-advisor (rule IDs), where one exists.',
+    '',
+    '| ID | Name | Category | Severity | Title | Peers |',
+    '| --- | --- | --- | --- | --- | --- |',
     ...metas.map(
       (meta) =>
-        `| [${meta.id}](rules/${meta.id}.md) | \`${meta.name}\` | ${meta.category} | ${meta.severity} | ${meta.title}${meta.replacedBy ? ` (retired: see ${meta.replacedBy})` : ''} |`,
+        `| [${meta.id}](rules/${meta.id}.md) | \`${meta.name}\` | ${meta.category} | ${meta.severity} | ${meta.title}${meta.replacedBy ? ` (retired: see ${meta.replacedBy})` : ''}${meta.optIn ? ' (opt-in)' : ''} | ${peersText(meta) || '—'} |`,
     ),
     '',
     '## Categories',
@@ -43,6 +45,16 @@ export async function renderRuleDocs(): Promise<Map<string, string>> {
     files.set(file, await prettier.format(content, { ...options, parser: 'markdown' }));
   }
   return files;
+}
+
+/** `SOAR ARG.001; SQLE dml_…; pt-query-advisor ARG.001`, or '' when the rule has no peer. */
+function peersText(meta: RuleMeta): string {
+  const peers = meta.peers ?? {};
+  return [
+    ...(peers.soar ?? []).map((id) => `SOAR ${id}`),
+    ...(peers.sqle ?? []).map((id) => `SQLE \`${id}\``),
+    ...(peers.ptQueryAdvisor ?? []).map((id) => `pt-query-advisor ${id}`),
+  ].join('; ');
 }
 
 function renderRule(meta: RuleMeta): string {
@@ -62,6 +74,8 @@ function renderRule(meta: RuleMeta): string {
     `- Applies to: ${meta.appliesTo.join(', ')}`,
     `- Servers: ${gates}`,
     ...(meta.replacedBy ? [`- Retired: replaced by [${meta.replacedBy}](${meta.replacedBy}.md)`] : []),
+    `- Peers: ${peersText(meta) || 'none with the same check'}`,
+    ...(meta.optIn ? ['- Off by default (opt-in)'] : []),
     '',
     '## Why',
     '',

@@ -34,6 +34,8 @@ export interface AnalyzeOptions {
   schema?: SchemaModel;
   /** Rule IDs disabled for the whole workspace. */
   disabledRules?: readonly string[];
+  /** Opt-in rules (meta.optIn) to run as well; without `rules`, opt-in rules run only when named here. */
+  enabledRules?: readonly string[];
   /** Rules to run (default: all registered). */
   rules?: readonly Rule[];
 }
@@ -63,7 +65,12 @@ export function analyze(text: string, options: AnalyzeOptions): AnalysisReport {
   let schema = options.schema ?? EMPTY_SCHEMA;
   const lines = new LineIndex(text);
   const activeRules = (options.rules ?? Object.values(registry)).filter(
-    (rule) => !options.disabledRules?.includes(rule.meta.id) && !rule.meta.replacedBy,
+    (rule) =>
+      !options.disabledRules?.includes(rule.meta.id) &&
+      !rule.meta.replacedBy &&
+      (options.rules !== undefined ||
+        !rule.meta.optIn ||
+        options.enabledRules?.includes(rule.meta.id) === true),
   );
   const report: AnalysisReport = {
     server: { flavor: options.server.flavor, version: options.server.version, source: options.source },

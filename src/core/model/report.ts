@@ -15,6 +15,8 @@ export const categories = [
   'sql-mode',
   'plan',
   'unsupported-syntax',
+  'correctness',
+  'query-shape',
 ] as const;
 export type Category = (typeof categories)[number];
 

@@ -25,6 +25,7 @@ export const rule = defineRule({
       antiPattern: 'SELECT * FROM orders WHERE id + 1 = 5',
       bestPractice: 'SELECT * FROM orders WHERE id = 5 - 1',
     },
+    peers: { soar: ['FUN.001'] },
   },
   detect(context) {
     reportWrappedSites(context, { kinds: ['arithmetic'], servedBy: expressionServedByIndex });

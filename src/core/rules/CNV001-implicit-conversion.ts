@@ -30,6 +30,7 @@ export const rule = defineRule({
         'Needs column types (live schema or DDL); with an unknown schema nothing is reported.',
       ],
     },
+    peers: { soar: ['ARG.003'], sqle: ['dml_check_where_exist_implicit_conversion'] },
   },
   detect(context) {
     for (const site of context.sites()) {

@@ -30,6 +30,7 @@ export const rule = defineRule({
         'Not reported when an existing functional index (MySQL >= 8.0.13) or an indexed generated column that the server substitutes has the same expression.',
       ],
     },
+    peers: { soar: ['FUN.001'], sqle: ['dml_check_where_exist_func', 'dml_not_recommend_func_in_where'] },
   },
   detect(context) {
     reportWrappedSites(context, {

@@ -27,6 +27,7 @@ export const rule = defineRule({
         'Patterns given as parameters are not checked: their value is unknown.',
       ],
     },
+    peers: { soar: ['ARG.001'], sqle: ['dml_check_fuzzy_search'], ptQueryAdvisor: ['ARG.001'] },
   },
   detect(context) {
     for (const site of context.sites()) {

@@ -181,6 +181,7 @@ export const rule = defineRule({
         'MariaDB does not recognise functional dependence on a primary key; MySQL does.',
       ],
     },
+    peers: { soar: ['RES.001'], ptQueryAdvisor: ['RES.001'] },
   },
   detect(context) {
     const ast = context.ast;

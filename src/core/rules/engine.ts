@@ -35,6 +35,13 @@ export interface RuleMeta<M extends string = string> {
   docs: { antiPattern: string; bestPractice: string; notes?: string[] };
   /** Set when the rule is retired: the ID of its successor. */
   replacedBy?: string;
+  /** Off unless enabled (AnalyzeOptions.enabledRules): style advice that would flag most real queries. */
+  optIn?: boolean;
+  /**
+   * The same check in other advisors, by their own IDs (SOAR heuristic rules, SQLE rule names,
+   * pt-query-advisor rules); only where one flags the same problem.
+   */
+  peers?: { soar?: readonly string[]; sqle?: readonly string[]; ptQueryAdvisor?: readonly string[] };
 }
 
 /** A column reference resolved through the scope and the schema. */

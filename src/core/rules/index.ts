@@ -2,6 +2,12 @@
 import type { Rule } from './engine.js';
 import { rule as ARI001 } from './ARI001-arithmetic-on-column.js';
 import { rule as CNV001 } from './CNV001-implicit-conversion.js';
+import { rule as COR001 } from './COR001-not-in-nullable-subquery.js';
+import { rule as COR002 } from './COR002-outer-join-made-inner.js';
+import { rule as COR003 } from './COR003-unquoted-date.js';
+import { rule as DML001 } from './DML001-write-without-where.js';
+import { rule as DML002 } from './DML002-limit-without-order.js';
+import { rule as DML003 } from './DML003-insert-without-columns.js';
 import { rule as FUN001 } from './FUN001-function-wrapped-column.js';
 import { rule as IDX001 } from './IDX001-unindexed-predicate.js';
 import { rule as LCK001 } from './LCK001-locking-read-waits.js';
@@ -18,10 +24,20 @@ import { rule as MOD009 } from './MOD009-engine-substitution.js';
 import { rule as MOD010 } from './MOD010-ignore-modifier.js';
 import { rule as MOD011 } from './MOD011-group-by-order.js';
 import { rule as PRS001 } from './PRS001-not-fully-analysed.js';
+import { rule as QRY001 } from './QRY001-select-star.js';
+import { rule as QRY002 } from './QRY002-order-by-rand.js';
+import { rule as QRY003 } from './QRY003-large-offset.js';
+import { rule as QRY004 } from './QRY004-found-rows.js';
 
 export const rules: Readonly<Record<string, Rule>> = {
   ARI001,
   CNV001,
+  COR001,
+  COR002,
+  COR003,
+  DML001,
+  DML002,
+  DML003,
   FUN001,
   IDX001,
   LCK001,
@@ -38,6 +54,10 @@ export const rules: Readonly<Record<string, Rule>> = {
   MOD010,
   MOD011,
   PRS001,
+  QRY001,
+  QRY002,
+  QRY003,
+  QRY004,
 };
 
 export type { Rule, RuleMeta, RuleContext } from './engine.js';

@@ -1,0 +1,41 @@
+// Small helpers for rules about the statement's shape (clauses, keywords, LIMIT), not its predicates.
+
+import { isNode, spanOf, type AstNode, type Span } from '../../sql/ast.js';
+
+/** The span of a node, else of the first occurrence of `needle` (case-insensitive, as a word), else the statement. */
+export function spanNear(sql: string, node: unknown, needle?: string): Span {
+  const own = spanOf(node);
+  if (own) return own;
+  if (needle) {
+    const body = needle.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+');
+    const pattern = `${/^\w/.test(needle) ? '\\b' : ''}${body}${/\w$/.test(needle) ? '\\b' : ''}`;
+    const match = new RegExp(pattern, 'i').exec(sql);
+    if (match) return { start: match.index, end: match.index + match[0].length };
+  }
+  return { start: 0, end: sql.trimEnd().length };
+}
+
+/** Every SELECT block of the statement: the statement, UNION parts, subqueries and derived tables. */
+export function selectBlocks(ast: AstNode): AstNode[] {
+  const blocks: AstNode[] = [];
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (!isNode(value)) return;
+    if (value.type === 'select') blocks.push(value);
+    for (const key in value) if (key !== 'loc') visit(value[key]);
+  };
+  visit(ast);
+  return blocks;
+}
+
+/** LIMIT row count and offset as numbers when literal (`LIMIT 10 OFFSET 5000`, `LIMIT 5000, 10`). */
+export function limitOf(block: AstNode): { count?: number; offset?: number; present: boolean } {
+  const limit = block.limit as { seperator?: string; value?: AstNode[] } | null | undefined;
+  const values = limit?.value ?? [];
+  if (values.length === 0) return { present: false };
+  const number = (node: AstNode | undefined): number | undefined =>
+    node?.type === 'number' && /^\d+$/.test(String(node.value)) ? Number(node.value) : undefined;
+  if (values.length === 1) return { present: true, count: number(values[0]) };
+  if (limit?.seperator === ',') return { present: true, offset: number(values[0]), count: number(values[1]) };
+  return { present: true, count: number(values[0]), offset: number(values[1]) };
+}
