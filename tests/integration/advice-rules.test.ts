@@ -2,7 +2,7 @@
 import type { RowDataPacket } from 'mysql2/promise';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/core/analyze.js';
-import { offlineServerInfo } from '../../src/core/model/server-info.js';
+import { offlineServerInfo } from '../../src/core/sqlmode/modes.js';
 import { schemaFromDdl } from '../../src/core/schema/ddl.js';
 import { testServers, withScratchDatabase } from '../support/db.js';
 
