@@ -1,6 +1,6 @@
 // analyze(): the advisor's entry point. Splits a script, parses each statement once and runs the rules.
 
-import type { AnalysisReport, Finding, StatementReport } from './model/report.js';
+import type { AnalysisReport, Finding, StatementError, StatementReport } from './model/report.js';
 import { EMPTY_SCHEMA, type SchemaModel } from './model/schema.js';
 import type { ServerInfo, TargetSource } from './model/server-info.js';
 import { rules as registry } from './rules/index.js';
@@ -62,8 +62,32 @@ export function disabledByComment(sql: string): Set<string> {
 
 /** Analyze a script of one or more statements. Never throws for bad SQL: errors[] carries it. */
 export function analyze(text: string, options: AnalyzeOptions): AnalysisReport {
+  const report: AnalysisReport = {
+    server: { flavor: options.server.flavor, version: options.server.version, source: options.source },
+    statements: [],
+    errors: [],
+  };
+  const analyzeSlice = statementAnalyzer(options);
+  splitStatements(text).forEach((slice, index) => {
+    const outcome = analyzeSlice(slice, index);
+    if ('error' in outcome) report.errors.push(outcome.error);
+    else report.statements.push(outcome.statement);
+  });
+  return report;
+}
+
+/** What one statement of a script gave: its report, or its entry of `errors[]`. */
+export type StatementOutcome = { statement: StatementReport } | { error: StatementError };
+
+/**
+ * The analysis of a script one statement at a time, in order (what `analyze` does for a whole text, and
+ * the CLI for a file read as a stream): the analyzer keeps what earlier statements changed (the schema
+ * after CREATE/ALTER/DROP TABLE, the session sql_mode after SET) and nothing else.
+ */
+export function statementAnalyzer(
+  options: AnalyzeOptions,
+): (slice: StatementSlice, index: number) => StatementOutcome {
   let schema = options.schema ?? EMPTY_SCHEMA;
-  const lines = new LineIndex(text);
   const activeRules = (options.rules ?? Object.values(registry)).filter(
     (rule) =>
       !options.disabledRules?.includes(rule.meta.id) &&
@@ -72,33 +96,28 @@ export function analyze(text: string, options: AnalyzeOptions): AnalysisReport {
         !rule.meta.optIn ||
         options.enabledRules?.includes(rule.meta.id) === true),
   );
-  const report: AnalysisReport = {
-    server: { flavor: options.server.flavor, version: options.server.version, source: options.source },
-    statements: [],
-    errors: [],
-  };
-
   // A `SET sql_mode = '…'` in the script changes the session mode for the statements after it.
   let server = options.server;
-  splitStatements(text).forEach((slice, index) => {
+  return (slice, index) => {
     try {
-      analyzeStatement(slice, index);
+      return analyzeStatement(slice, index);
     } catch (error) {
       // Input deeper than a walker's recursion: a documented per-statement error, never a crash.
       if (!(error instanceof RangeError)) throw error;
-      report.statements = report.statements.filter((statement) => statement.index !== index);
-      report.errors.push({
-        index,
-        code: TOO_COMPLEX,
-        message: `${TOO_COMPLEX}: the statement is too complex to analyse (its expressions nest deeper than the analyser can follow). Split it, or move long OR lists into IN (…) lists.`,
-        line: slice.line,
-        column: slice.column,
-      });
+      return {
+        error: {
+          index,
+          code: TOO_COMPLEX,
+          message: `${TOO_COMPLEX}: the statement is too complex to analyse (its expressions nest deeper than the analyser can follow). Split it, or move long OR lists into IN (…) lists.`,
+          line: slice.line,
+          column: slice.column,
+        },
+      };
     }
-  });
-  return report;
+  };
 
-  function analyzeStatement(slice: StatementSlice, index: number): void {
+  function analyzeStatement(slice: StatementSlice, index: number): StatementOutcome {
+    const lines = sliceLines(slice);
     const parsed = parseStatement(slice.sql, options.server.flavor);
     if (!parsed.ok && !parsed.code && !provablyInvalid(slice.sql, options.server.flavor)) {
       // The grammar does not know this syntax, but nothing proves the statement invalid: say it was
@@ -129,18 +148,18 @@ export function analyze(text: string, options: AnalyzeOptions): AnalysisReport {
         const { span: _span, ...rest } = finding;
         statement.findings.push({ ...rest, line, column, endLine: end.line, endColumn: end.column });
       }
-      report.statements.push(statement);
-      return;
+      return { statement };
     }
     if (!parsed.ok) {
-      report.errors.push({
-        index,
-        ...(parsed.code ? { code: parsed.code } : {}),
-        message: parsed.message,
-        line: slice.line + parsed.line - 1,
-        column: parsed.line === 1 ? slice.column + parsed.column - 1 : parsed.column,
-      });
-      return;
+      return {
+        error: {
+          index,
+          ...(parsed.code ? { code: parsed.code } : {}),
+          message: parsed.message,
+          line: slice.line + parsed.line - 1,
+          column: parsed.line === 1 ? slice.column + parsed.column - 1 : parsed.column,
+        },
+      };
     }
     const statement: StatementReport = {
       index,
@@ -246,8 +265,24 @@ export function analyze(text: string, options: AnalyzeOptions): AnalysisReport {
     const nextMode = sessionSqlModeAfter(parsed.ast, server.flavor, server.version);
     if (nextMode !== undefined) server = { ...server, sqlMode: { ...server.sqlMode, session: nextMode } };
     statement.findings.sort((a, b) => a.line - b.line || a.column - b.column || a.rule.localeCompare(b.rule));
-    report.statements.push(statement);
+    return { statement };
   }
+}
+
+/**
+ * 1-based line and column, in the script, of an offset of the script inside the statement `slice`
+ * (what a LineIndex of the whole script gives, from the statement's text alone).
+ */
+function sliceLines(slice: StatementSlice): { position(offset: number): { line: number; column: number } } {
+  let index: LineIndex | undefined;
+  return {
+    position(offset) {
+      const local = (index ??= new LineIndex(slice.sql)).position(offset - slice.offset);
+      return local.line === 1
+        ? { line: slice.line, column: slice.column + local.column - 1 }
+        : { line: slice.line + local.line - 1, column: local.column };
+    },
+  };
 }
 
 /**
