@@ -8,7 +8,11 @@
 import type { Connection, RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyze } from '../../src/core/analyze.js';
-import { designWorkloadIndexes, type WorkloadStatement } from '../../src/core/indexing/index.js';
+import {
+  designWorkloadIndexes,
+  redundantIndexes,
+  type WorkloadStatement,
+} from '../../src/core/indexing/index.js';
 import type { SchemaModel } from '../../src/core/model/schema.js';
 import type { ServerInfo } from '../../src/core/model/server-info.js';
 import { loadSchema } from '../../src/main/services/schema.js';
@@ -619,4 +623,29 @@ describe.each(testServers())('index design on $flavor', ({ flavor, url }) => {
       before.map(signature).sort(),
     );
   }, 120_000);
+
+  it('hygiene: redundant indexes are found on the live schema and their safe-step and DROP statements run', async () => {
+    await restore();
+    await connection.query(
+      'ALTER TABLE orders ADD INDEX dup_a (customer_id), ADD INDEX dup_b (customer_id, status), ADD INDEX dup_c (channel, id), ADD INDEX dup_d (channel, status)',
+    );
+    const found = redundantIndexes(await schemaNow(), server, ['orders']);
+    // (customer_id) twice: both are left prefixes of dup_b; (channel, id) ends with the primary key.
+    expect(found.map((entry) => [entry.index, entry.kind, entry.coveredBy]).sort()).toEqual(
+      [
+        ['dup_a', 'left-prefix', 'dup_b'],
+        ['dup_c', 'primary-key-suffix', 'dup_d'],
+        ['idx_customer', 'left-prefix', 'dup_b'],
+      ].sort(),
+    );
+    for (const entry of found) {
+      expect(entry.ddl.length).toBe(2); // INVISIBLE (MySQL 8) / IGNORED (MariaDB 10.11) first
+      for (const statement of entry.ddl) await connection.query(statement);
+    }
+    const left = (await indexesOf(connection, database))
+      .filter((def) => def.table === 'orders')
+      .map((def) => def.name);
+    expect(left.sort()).toEqual(['dup_b', 'dup_d']);
+    await restore();
+  }, 60_000);
 });

@@ -264,5 +264,9 @@ function formatText(plan: WorkloadPlan): string {
     lines.push(`#${query.index + 1} weight ${query.weight}: ${uses}`);
   }
   for (const note of plan.notes) lines.push(`note: ${note}`);
+  for (const entry of plan.redundant) {
+    lines.push(`redundant ${entry.table}.${entry.index} (${entry.kind}, served by ${entry.coveredBy})`);
+    for (const statement of entry.ddl) lines.push(`  ${statement}`);
+  }
   return `${lines.join('\n')}\n`;
 }

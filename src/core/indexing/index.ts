@@ -23,3 +23,4 @@ export {
   type WorkloadTable,
   type WorkloadVerification,
 } from './workload.js';
+export { redundantIndexes, type RedundantIndex } from './hygiene.js';

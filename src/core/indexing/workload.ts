@@ -18,6 +18,7 @@ import { parseStatement } from '../sql/parse.js';
 import { splitStatements } from '../sql/split.js';
 import { quoteIdentifier, uniqueName } from '../advice/index-ddl.js';
 import { designQueryIndexes, partsSql, type DesignedPart } from './design.js';
+import { redundantIndexes, type RedundantIndex } from './hygiene.js';
 import { keyPartBytes, MAX_KEY_PARTS } from './key-length.js';
 
 /** One statement of the workload with its weight (frequency × cost from the capture; 1 when unknown). */
@@ -100,6 +101,8 @@ export interface WorkloadPlan {
   queries: WorkloadQuery[];
   tables: WorkloadTable[];
   notes: string[];
+  /** Existing indexes of the workload's tables that another index makes redundant (hygiene.ts). */
+  redundant: RedundantIndex[];
 }
 
 interface Need {
@@ -187,6 +190,7 @@ export function designWorkloadIndexes(
       return;
     }
     for (const table of plan.tables) {
+      statsOf(table.table);
       if (table.verdict === 'served') {
         query.tables.push({ table: table.table, uses: table.existingIndex, via: 'existing' });
         continue;
@@ -422,7 +426,14 @@ export function designWorkloadIndexes(
       notes.push(
         `${table.table} is write-heavy in this workload (write weight ${round(table.writeWeight)} against read weight ${round(table.readWeight)} of statements needing an index): every index on it slows its writes.`,
       );
-  return { indexes, queries, tables, notes };
+  const redundant = redundantIndexes(
+    schema,
+    server,
+    tables.map((table) => table.table),
+  ).filter(
+    (entry) => !indexes.some((index) => index.table === entry.table && index.existingIndex === entry.index),
+  );
+  return { indexes, queries, tables, notes, redundant };
 }
 
 function keyBytesOfParts(parts: readonly DesignedPart[], info: TableInfo): number | null {

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   designWorkloadIndexes,
+  redundantIndexes,
   workloadFromText,
   type WorkloadPlan,
 } from '../../../src/core/indexing/index.js';
@@ -124,5 +125,31 @@ describe('workload design', () => {
     );
     expect(plan.queries[0]!.error).toBeTruthy();
     expect(plan.indexes).toHaveLength(1);
+  });
+});
+
+describe('index hygiene', () => {
+  const messy = schemaFromDdl(
+    `CREATE TABLE t (id int NOT NULL PRIMARY KEY, a int, b int, c int,
+       KEY ia (a), KEY iab (a, b), KEY iab2 (a, b), KEY ic_id (c, id), KEY ic (c), UNIQUE KEY ub (b), KEY ib (b));`,
+    'mysql',
+  ).schema;
+  it('finds duplicates, left prefixes and primary-key suffixes, never a unique index, invisible first on MySQL 8', () => {
+    const found = redundantIndexes(messy, server);
+    expect(found.map((entry) => [entry.index, entry.kind, entry.coveredBy])).toEqual([
+      ['ia', 'left-prefix', 'iab'],
+      ['iab2', 'duplicate', 'iab'],
+      ['ic_id', 'primary-key-suffix', 'ic'],
+      ['ib', 'duplicate', 'ub'],
+    ]);
+    expect(found[0]!.ddl).toEqual([
+      'ALTER TABLE t ALTER INDEX ia INVISIBLE;',
+      'ALTER TABLE t DROP INDEX ia;',
+    ]);
+    const maria = redundantIndexes(messy, offlineServerInfo('mariadb', '10.11.6'));
+    expect(maria[0]!.ddl[0]).toBe('ALTER TABLE t ALTER INDEX ia IGNORED;');
+    expect(redundantIndexes(messy, offlineServerInfo('mysql', '5.7.44'))[0]!.ddl).toEqual([
+      'ALTER TABLE t DROP INDEX ia;',
+    ]);
   });
 });
