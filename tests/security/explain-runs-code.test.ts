@@ -48,6 +48,8 @@ describe.each(['mysql', 'mariadb'] as const)('EXPLAIN never runs hostile code: %
         `CREATE FUNCTION evil() RETURNS INT DETERMINISTIC SQL SECURITY INVOKER BEGIN SET GLOBAL max_connect_errors = ${CANARY_VALUE}; RETURN 1; END`,
       );
       await low.query('CREATE FUNCTION slow() RETURNS INT DETERMINISTIC BEGIN DO SLEEP(120); RETURN 1; END');
+      await low.query('CREATE SQL SECURITY INVOKER VIEW v AS SELECT evil() AS x');
+      await low.query('CREATE SQL SECURITY INVOKER VIEW v2 AS SELECT x FROM v');
     } finally {
       await low.end();
     }
@@ -112,6 +114,25 @@ describe.each(['mysql', 'mariadb'] as const)('EXPLAIN never runs hostile code: %
       code: 'UNSUPPORTED',
     });
     expect(await globalCanary()).toBe(original);
+  });
+
+  it('a view whose definition calls the function is not explained either (nested views too)', async () => {
+    for (const view of ['lowdb.v', 'lowdb.v2']) {
+      const sql = `SELECT * FROM appdb.t WHERE id = (SELECT x FROM ${view})`;
+      const reply = await call('explain.run', { connectionId, sql });
+      expect(reply, view).toMatchObject({ ok: false, error: { code: 'CONSENT_REQUIRED' } });
+      expect(reply.ok ? '' : reply.error.message).toMatch(/view lowdb\.v/);
+      await expect(
+        explainLockFootprint(analysis.connection, analysis.server, sql, 'appdb'),
+      ).rejects.toMatchObject({
+        code: 'CONSENT_REQUIRED',
+      });
+    }
+    expect(await globalCanary()).toBe(original);
+    // The canary works: on a plain DBA session the same EXPLAIN runs evil() through the view.
+    await root.query('EXPLAIN SELECT * FROM appdb.t WHERE id = (SELECT x FROM lowdb.v2)');
+    expect(await globalCanary()).toBe(CANARY_VALUE);
+    await root.query(`SET GLOBAL max_connect_errors = ${original}`);
   });
 
   it('EXPLAIN … WHERE id = (SELECT SLEEP(120)) returns within the bound', async () => {

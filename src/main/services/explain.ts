@@ -26,7 +26,7 @@ import { flavorName } from '../../core/flavors/names.js';
 import { verificationRecord, type VerificationRecord } from '../../core/workspace/model.js';
 import { isNode } from '../../core/sql/ast.js';
 import { parseStatement } from '../../core/sql/parse.js';
-import { versionNumber } from '../../core/sql/lexer.js';
+import { lexSql, versionNumber } from '../../core/sql/lexer.js';
 import { AdvisorError } from '../../shared/errors.js';
 import { connect, queryKiller, type ConnectionTarget, type QueryKiller } from './connection.js';
 import { mapMysqlError } from './mysql-errors.js';
@@ -135,6 +135,7 @@ export async function explainStatement(
   const guard = options.allowRoutineCalls ? { allowRoutineCalls: true } : {};
   try {
     if (options.database) await connection.query(`USE ${quoteIdentifier(options.database)}`);
+    if (!options.allowRoutineCalls || options.analyze) await assertViewsSafe(connection, server, sql);
     if (options.analyze) raw.analyze = await runAnalyze(connection, server, sql, bound);
     for (const format of formats)
       raw[format] = await runExplain(connection, server, sql, format, bound, guard);
@@ -185,6 +186,67 @@ export function assertSafeToExplain(
           : 'Remove the call or clause from the statement, or explain it on a sandbox server.',
     },
   );
+}
+
+/**
+ * Views run their definition when a statement reads them (and the optimizer may evaluate its
+ * constant parts while planning), with the privileges of whoever invokes an INVOKER view. So every
+ * view the statement may name is looked up, and its definition must pass the same function check
+ * as the statement (nested views too, up to 8 levels). A definition we cannot read is refused.
+ */
+export async function assertViewsSafe(
+  connection: Connection,
+  server: { flavor: string; version?: string },
+  sql: string,
+): Promise<void> {
+  const context = {
+    flavor: server.flavor === 'mariadb' ? ('mariadb' as const) : ('mysql' as const),
+    version: versionNumber(server.version ?? ''),
+    ansiQuotes: false,
+    noBackslashEscapes: false,
+  };
+  const seen = new Set<string>();
+  let pending = [sql];
+  for (let depth = 0; depth < 8 && pending.length > 0; depth += 1) {
+    const names = new Set<string>();
+    for (const text of pending) {
+      const lexed = lexSql(text, context);
+      if (!lexed.ok) continue;
+      for (const token of lexed.tokens) {
+        if (token.kind === 'word' || token.kind === 'quoted') names.add(token.value.toLowerCase());
+      }
+    }
+    pending = [];
+    const candidates = [...names].filter((name) => !seen.has(name));
+    if (candidates.length === 0) break;
+    candidates.forEach((name) => seen.add(name));
+    const [rows] = await connection.query<RowDataPacket[]>(
+      `SELECT TABLE_SCHEMA AS db, TABLE_NAME AS name, VIEW_DEFINITION AS definition FROM information_schema.VIEWS WHERE LOWER(TABLE_NAME) IN (${candidates.map(() => '?').join(', ')})`,
+      candidates,
+    );
+    for (const row of rows) {
+      const definition = String(row.definition ?? '');
+      const view = `${String(row.db)}.${String(row.name)}`;
+      if (definition.trim() === '') {
+        throw new AdvisorError(
+          'CONSENT_REQUIRED',
+          `Not explained: it may read the view ${view}, whose definition Sargable cannot see (it could call functions that run with your privileges).`,
+          { hint: 'Grant SHOW VIEW, or explain the statement on a sandbox server.' },
+        );
+      }
+      const verdict = checkReadOnlyStatement(`EXPLAIN ${definition}`, { context });
+      if (!verdict.allowed) {
+        throw new AdvisorError(
+          'CONSENT_REQUIRED',
+          `Not explained: it may read the view ${view}, and reading it would run code: ${verdict.reason}.`,
+          {
+            hint: "The view's definition runs when the statement reads it, with the privileges of the caller for an INVOKER view. Explain it on a sandbox server if you need the plan.",
+          },
+        );
+      }
+      pending.push(definition);
+    }
+  }
 }
 
 /** How long one statement may run, and how to stop it. */
@@ -490,7 +552,7 @@ export function assertWhatIfDdl(
 ): void {
   const context = {
     flavor: server.flavor === 'mariadb' ? ('mariadb' as const) : ('mysql' as const),
-    version: versionNumber(server.version),
+    version: versionNumber(server.version ?? ''),
   };
   request.ddl.forEach((statement, index) => {
     const analysis = analyzeApplicableDdl(statement, context);

@@ -8,7 +8,7 @@ import {
   type LockFootprintWarning,
 } from '../../core/locks/rewrite.js';
 import { AdvisorError } from '../../shared/errors.js';
-import { boundedQuery, DEFAULT_EXPLAIN_TIMEOUT_MS } from './explain.js';
+import { assertViewsSafe, boundedQuery, DEFAULT_EXPLAIN_TIMEOUT_MS } from './explain.js';
 import { checkReadOnlyStatement } from './statement-guard.js';
 import type { StatementRewrites } from '../../core/locks/snapshot.js';
 import { type LockServer, type Row, num, str } from './locks-shared.js';
@@ -103,6 +103,7 @@ export async function explainLockFootprint(
     });
   }
   if (schema) await conn.query(`USE \`${schema.replace(/`/g, '``')}\``);
+  await assertViewsSafe(conn, server, sql);
   const timeoutMs = DEFAULT_EXPLAIN_TIMEOUT_MS;
   const statement = server.capabilities.maxStatementTime
     ? `SET STATEMENT max_statement_time=${(timeoutMs / 1000 + 1).toFixed(3)} FOR EXPLAIN ${sql}`
