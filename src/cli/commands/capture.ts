@@ -92,7 +92,8 @@ export const run: CliCommand = async (argv, io) => {
   const limitOption = limit === undefined ? {} : { limit };
 
   const connections = cliConnections();
-  const opened = await connections.openConnection({ dsn: dsnWithPassword(values.dsn, io) });
+  const dsn = dsnWithPassword(values.dsn, io);
+  const opened = await connections.openConnection({ dsn });
   printNotices(opened, io.stderr);
   const controller = new AbortController();
   const onSigint = (): void => controller.abort();
@@ -138,6 +139,19 @@ export const run: CliCommand = async (argv, io) => {
     }
     const delta = await captureDigestWindow(connection, server, windowSeconds ?? 60, {
       signal: controller.signal,
+      // A server restart mid-window: connect again (for up to 60 s) and go on polling; the
+      // result then says the server restarted.
+      reconnect: async () => {
+        for (let attempt = 0; ; attempt++) {
+          try {
+            const again = await connections.openConnection({ dsn });
+            return connections.get(again.connectionId).connection;
+          } catch (error) {
+            if (attempt >= 60 || controller.signal.aborted) throw error;
+            await new Promise((resolve) => setTimeout(resolve, 1000));
+          }
+        }
+      },
       ...limitOption,
       ...maxRows,
     });
