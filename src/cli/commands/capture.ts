@@ -11,7 +11,9 @@ import {
 } from '../../main/services/slowlog-table.js';
 import { captureSlowLogWindow, previewSlowLogWindow } from '../../main/services/slowlog-window.js';
 import { AdvisorError } from '../../shared/errors.js';
+import { queryKiller } from '../../main/services/connection.js';
 import { parseCommonArgs } from '../args.js';
+import { runAsJob } from '../job.js';
 import { digestToJson, formatDigestText } from '../format.js';
 import { dsnWithPassword } from '../input.js';
 import { UsageError, type CliCommand } from '../io.js';
@@ -38,6 +40,8 @@ Options:
   --long-query-time SECONDS  with --enable-slow-log (default 0: every statement)
   --max-rows N               row limit of each bounded query (default 10000 digests, 100000 slow_log rows)
   --allow-write              consent to the SET GLOBAL statements of --enable-slow-log
+  --progress                 with --enable-slow-log: a progress line per step on standard error
+                             (on a terminal the line is shown in place anyway)
   -h, --help                 show this help
 
 Exit codes: 0 ran, 2 usage or server error (performance_schema off, missing privilege…).`;
@@ -63,6 +67,7 @@ export const run: CliCommand = async (argv, io) => {
       source: { type: 'string', default: 'digests' },
       'enable-slow-log': { type: 'boolean' },
       'allow-write': { type: 'boolean' },
+      progress: { type: 'boolean' },
       'long-query-time': { type: 'string' },
       'max-rows': { type: 'string' },
     },
@@ -110,15 +115,39 @@ export const run: CliCommand = async (argv, io) => {
           hint: 'Add --allow-write to run the statements above (they are restored afterwards, also on error or Ctrl+C).',
         });
       }
-      const result = await captureSlowLogWindow(target, server, connection, {
-        consent: true,
-        journalPath: slowLogJournalPath(),
-        longQueryTime,
-        seconds: windowSeconds ?? 60,
-        signal: controller.signal,
-        ...limitOption,
-        ...maxRows,
-      });
+      // The window runs as a job: progress lines come from its events (as in the app), and Ctrl+C
+      // cancels it like job.cancel (the window ends early and is digested; during the read of
+      // mysql.slow_log the read is killed on the server).
+      const tty = process.stderr.isTTY === true;
+      const lines = tty || values.progress === true;
+      let shownSeconds = -1;
+      const result = await runAsJob(
+        'capture.slowLogWindow',
+        (signal, progress) =>
+          captureSlowLogWindow(target, server, connection, {
+            consent: true,
+            journalPath: slowLogJournalPath(),
+            longQueryTime,
+            seconds: windowSeconds ?? 60,
+            signal,
+            killQuery: queryKiller(target),
+            onProgress: (p) => progress({ totalMs: p.totalMs }),
+            ...limitOption,
+            ...maxRows,
+          }),
+        (status) => {
+          const seconds = Math.floor(status.progress.elapsedMs / 1000);
+          if (!lines || status.state !== 'running' || !status.progress.totalMs || seconds === shownSeconds)
+            return;
+          shownSeconds = seconds;
+          const total = Math.round(status.progress.totalMs / 1000);
+          io.stderr(
+            `${tty ? '\r\x1b[K' : ''}slow-log window: ${Math.min(seconds, total)} s of ${total} s${tty ? '' : '\n'}`,
+          );
+        },
+        controller.signal,
+      );
+      if (tty) io.stderr('\r\x1b[K');
       io.stderr(`Restored: ${result.restored.join('; ') || '(nothing to restore)'}\n`);
       printSlowLog(result, opened.label, format, io.stdout);
       return 0;

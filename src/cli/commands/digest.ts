@@ -8,11 +8,9 @@ import {
   type SlowLogFileResult,
   type SlowLogProgress,
 } from '../../main/services/slowlog-file.js';
-import { createEventHandlers } from '../../main/events.js';
-import { CaptureService } from '../../main/services/capture.js';
 import type { JobProgressReply } from '../../shared/api/capture.js';
-import { createListen, followJob, localEventTransport } from '../../shared/events.js';
 import { parseCommonArgs } from '../args.js';
+import { runAsJob } from '../job.js';
 import { digestToJson, formatDigestText } from '../format.js';
 import { UsageError, type CliCommand, type CliIo } from '../io.js';
 
@@ -105,34 +103,27 @@ export const run: CliCommand = async (argv, io) => {
   };
   // The digest runs as a job; its progress lines come from the job's events (the job.events channel
   // the UI listens to), not from a callback of our own.
-  const capture = new CaptureService();
-  let thrown: unknown;
-  const jobId = capture.startJob('digest', (_signal, progress) =>
-    digest((p) =>
-      progress({
-        bytesRead: p.bytesRead,
-        totalBytes: p.totalBytes,
-        events: p.events,
-        eventsPerSecond: p.eventsPerSecond,
-      }),
-    ).catch((error: unknown) => {
-      thrown = error;
-      throw error;
-    }),
-  );
-  const listen = createListen(localEventTransport(createEventHandlers({ capture })));
   let shown: number | undefined;
-  const final = await followJob(listen, jobId, (status) => {
-    const read = status.progress.bytesRead;
-    // One line per new position (the job's once-a-second heartbeat repeats the last one).
-    if (!printer || read === undefined || read === shown) return;
-    shown = read;
-    printer(status.progress);
-  });
+  const result = await runAsJob(
+    'digest',
+    (_signal, progress) =>
+      digest((p) =>
+        progress({
+          bytesRead: p.bytesRead,
+          totalBytes: p.totalBytes,
+          events: p.events,
+          eventsPerSecond: p.eventsPerSecond,
+        }),
+      ),
+    (status) => {
+      const read = status.progress.bytesRead;
+      // One line per new position (the job's once-a-second heartbeat repeats the last one).
+      if (!printer || read === undefined || read === shown) return;
+      shown = read;
+      printer(status.progress);
+    },
+  );
   if (printer && process.stderr.isTTY) io.stderr('\r\x1b[K');
-  if (final?.state !== 'done')
-    throw thrown ?? new Error(final?.error?.message ?? 'The digest did not finish.');
-  const result = final.result as SlowLogFileResult;
   io.stdout(
     format === 'json'
       ? `${JSON.stringify(digestToJson(result, { metrics: values['all-attributes'] === true }), null, 2)}\n`
