@@ -20,7 +20,6 @@ const PENDING_SPLITS: Record<string, number> = {
   'src/core/locks/rewrite.ts': 800,
   'src/core/sql/side-effects.ts': 800,
   'src/core/advice/index-ddl.ts': 800,
-  'src/main/services/profiles.ts': 700,
   'src/core/workspace/model.ts': 680,
   'src/core/capture/digest-delta.ts': 660,
   'src/core/advice/advise.ts': 660,
