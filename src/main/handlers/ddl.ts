@@ -6,6 +6,12 @@ import { versionNumber } from '../../core/sql/lexer.js';
 import type { AppliedStatement, DdlApi } from '../../shared/api/ddl.js';
 import { AdvisorError } from '../../shared/errors.js';
 import type { Services } from '../services/index.js';
+import {
+  isLockWaitTimeout,
+  limitLockWait,
+  lockTimeoutError,
+  metadataLockHolders,
+} from '../services/ddl-lock-wait.js';
 import { mapMysqlError } from '../services/mysql-errors.js';
 import { assertProductionConfirmed } from '../services/production-guard.js';
 import { loggedWrite } from '../services/write-log.js';
@@ -44,6 +50,9 @@ export function createDdlHandlers({ connections, workspaces }: Services): DdlApi
       return loggedWrite(workspaces, target, { action: 'apply-ddl', sql: statements }, () =>
         // Its own connection, never the guarded read-only analysis session.
         connections.withWriteConnection(request.connectionId, async (connection) => {
+          // A short metadata-lock wait: behind an open transaction the ALTER gives up instead of
+          // queueing every later query on the table behind it.
+          const seconds = await limitLockWait(connection, request.lockWaitTimeoutSeconds);
           await assertDropsGeneratedColumns(connection, checked);
           const applied: AppliedStatement[] = [];
           for (const [index, sql] of statements.entries()) {
@@ -56,7 +65,20 @@ export function createDdlHandlers({ connections, workspaces }: Services): DdlApi
                 warnings: result.warningStatus ?? 0,
               });
             } catch (error) {
-              const mapped = mapMysqlError(error, { ...where, action: 'Applying DDL' });
+              const check = checked[index];
+              const mapped =
+                isLockWaitTimeout(error) && check?.ok
+                  ? lockTimeoutError(error, {
+                      action: 'Applying DDL',
+                      table: check.table,
+                      seconds,
+                      holders: await metadataLockHolders(
+                        connection,
+                        check.target.schema,
+                        check.target.table,
+                      ).catch(() => []),
+                    })
+                  : mapMysqlError(error, { ...where, action: 'Applying DDL' });
               const before =
                 applied.length === 0
                   ? 'Nothing was changed.'

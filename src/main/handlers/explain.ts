@@ -52,6 +52,9 @@ export function createExplainHandlers({ connections, workspaces }: Services): Ex
           afterSql: request.rewrittenSql ?? request.sql,
           allowWhatIf: target.allowWhatIf && request.confirmed,
           ...(request.threshold !== undefined ? { threshold: request.threshold } : {}),
+          ...(request.lockWaitTimeoutSeconds !== undefined
+            ? { lockWaitTimeoutSeconds: request.lockWaitTimeoutSeconds }
+            : {}),
         }),
       );
       const { created: _created, ...reply } = result;

@@ -13,6 +13,13 @@
 // when no killer is given). What-if DDL runs on a separate writable connection, only with
 // `allowWhatIf`, only for the DDL shapes the advisor produces, and always cleans up what it added.
 
+import {
+  DEFAULT_DDL_LOCK_WAIT_SECONDS,
+  isLockWaitTimeout,
+  limitLockWait,
+  lockTimeoutError,
+  metadataLockHolders,
+} from './ddl-lock-wait.js';
 import type { Connection, RowDataPacket } from 'mysql2/promise';
 import {
   comparePlans,
@@ -393,6 +400,8 @@ export interface WhatIfRequest {
   /** The user marked this connection as allowed for what-if DDL and confirmed. */
   allowWhatIf: boolean;
   threshold?: number;
+  /** Seconds the what-if ALTER waits for the table's metadata lock (default 5). */
+  lockWaitTimeoutSeconds?: number;
 }
 
 export interface WhatIfResult {
@@ -480,7 +489,11 @@ export async function verifyWhatIf(
   const connection = await connect({ ...target, database: request.database }, { readOnly: false });
   const created = { indexes: [] as string[], columns: [] as string[] };
   let autoIncrement: number | null = null;
+  let lockWait = DEFAULT_DDL_LOCK_WAIT_SECONDS;
   try {
+    // Behind an open transaction the ALTER gives up after a few seconds instead of queueing every
+    // later query on the table behind its metadata-lock wait.
+    lockWait = await limitLockWait(connection, request.lockWaitTimeoutSeconds);
     autoIncrement = await autoIncrementOf(connection, request.table);
     const size = await tableSize(connection, request.database, request.table);
     const beforeShape = await tableShape(connection, request.database, request.table);
@@ -531,6 +544,14 @@ export async function verifyWhatIf(
       record,
     };
   } catch (error) {
+    if (isLockWaitTimeout(error)) {
+      throw lockTimeoutError(error, {
+        action: 'What-if verification',
+        table: request.table,
+        seconds: lockWait,
+        holders: await metadataLockHolders(connection, request.database, request.table).catch(() => []),
+      });
+    }
     throw mapMysqlError(error, { host: target.host, port: target.port, action: 'What-if verification' });
   } finally {
     try {

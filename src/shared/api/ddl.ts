@@ -14,6 +14,12 @@ export const ddlApplySchema = z.object({
   consent: z.boolean().optional(),
   /** Production profiles: the profile name the user typed. */
   productionConfirmation: productionConfirmationField,
+  /**
+   * Seconds each statement waits for the table's metadata lock before it gives up (session
+   * lock_wait_timeout; default 5). Behind an open transaction a waiting ALTER queues every later
+   * query on the table, so the wait is kept short.
+   */
+  lockWaitTimeoutSeconds: z.number().int().min(1).max(600).optional(),
 });
 
 export const ddlSchemas = {

@@ -35,6 +35,8 @@ export const whatIfRequestSchema = z.object({
   /** Production profiles: the profile name the user typed. */
   productionConfirmation: productionConfirmationField,
   threshold: z.number().min(0).max(1).optional(),
+  /** Seconds the what-if ALTER waits for the table's metadata lock (session lock_wait_timeout; default 5). */
+  lockWaitTimeoutSeconds: z.number().int().min(1).max(600).optional(),
 });
 export type WhatIfApiRequest = z.input<typeof whatIfRequestSchema>;
 
