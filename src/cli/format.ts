@@ -1,7 +1,7 @@
 // Output of the CLI commands: an analysis report as text, a slow-log digest as text or as its JSON contract.
 // Shared by `analyze`, `digest` and `capture` (which prints a slow-log window as a digest).
 
-import type { AnalysisReport } from '../core/model/report.js';
+import type { AnalysisReport, StatementError, StatementReport } from '../core/model/report.js';
 import type { SchemaLoadSummary } from '../core/schema/ddl-load.js';
 import type { MetricSummary } from '../core/slowlog/index.js';
 import type { SlowLogFileResult } from '../main/services/slowlog-file.js';
@@ -21,27 +21,53 @@ export function formatReportText(report: AnalysisReport, name: string): string {
   const lines: string[] = [];
   let findings = 0;
   for (const statement of report.statements) {
-    for (const note of statement.notes ?? [])
-      lines.push(`${name}:${statement.line}:${statement.column}: note ${note}`);
-    for (const finding of statement.findings) {
-      findings++;
+    findings += statement.findings.length;
+    lines.push(...statementTextLines(statement, name));
+  }
+  for (const error of report.errors) lines.push(errorTextLine(error, name));
+  lines.push(
+    ...reportTailLines(report, {
+      statements: report.statements.length,
+      findings,
+      errors: report.errors.length,
+    }),
+  );
+  return `${lines.join('\n')}\n`;
+}
+
+/** The text lines of one statement: its notes, then each finding with its suggestions. */
+export function statementTextLines(statement: StatementReport, name: string): string[] {
+  const lines: string[] = [];
+  for (const note of statement.notes ?? [])
+    lines.push(`${name}:${statement.line}:${statement.column}: note ${note}`);
+  for (const finding of statement.findings) {
+    lines.push(
+      `${name}:${finding.line}:${finding.column}: ${finding.severity} ${finding.rule} ${finding.message}`,
+    );
+    lines.push(`    ${finding.expression}${finding.table ? `  (table ${finding.table})` : ''}`);
+    for (const note of finding.notes ?? []) lines.push(`    note: ${note}`);
+    for (const suggestion of finding.suggestions) {
       lines.push(
-        `${name}:${finding.line}:${finding.column}: ${finding.severity} ${finding.rule} ${finding.message}`,
+        `    fix (${suggestion.kind}${suggestion.equivalent ? ', equivalent' : ', not equivalent'}):`,
       );
-      lines.push(`    ${finding.expression}${finding.table ? `  (table ${finding.table})` : ''}`);
-      for (const note of finding.notes ?? []) lines.push(`    note: ${note}`);
-      for (const suggestion of finding.suggestions) {
-        lines.push(
-          `    fix (${suggestion.kind}${suggestion.equivalent ? ', equivalent' : ', not equivalent'}):`,
-        );
-        for (const ddl of suggestion.ddl) lines.push(`      ${ddl}`);
-        if (suggestion.rewrittenSql) lines.push(`      ${suggestion.rewrittenSql}`);
-        for (const note of suggestion.notes) lines.push(`      - ${note}`);
-      }
+      for (const ddl of suggestion.ddl) lines.push(`      ${ddl}`);
+      if (suggestion.rewrittenSql) lines.push(`      ${suggestion.rewrittenSql}`);
+      for (const note of suggestion.notes) lines.push(`      - ${note}`);
     }
   }
-  for (const error of report.errors)
-    lines.push(`${name}:${error.line}:${error.column}: error ${error.message}`);
+  return lines;
+}
+
+export function errorTextLine(error: StatementError, name: string): string {
+  return `${name}:${error.line}:${error.column}: error ${error.message}`;
+}
+
+/** The schema loader's lines and the summary line that end the text report. */
+export function reportTailLines(
+  report: Pick<AnalysisReport, 'server' | 'schemaLoad'>,
+  counts: { statements: number; findings: number; errors: number },
+): string[] {
+  const lines: string[] = [];
   const load = report.schemaLoad;
   if (load) {
     for (const entry of load.skipped)
@@ -56,9 +82,9 @@ export function formatReportText(report: AnalysisReport, name: string): string {
   }
   const target = `${report.server.flavor} ${report.server.version} (${report.server.source})`;
   lines.push(
-    `${report.statements.length + report.errors.length} statement(s), ${findings} finding(s), ${report.errors.length} parse error(s); target ${target}`,
+    `${counts.statements + counts.errors} statement(s), ${counts.findings} finding(s), ${counts.errors} parse error(s); target ${target}`,
   );
-  return `${lines.join('\n')}\n`;
+  return lines;
 }
 
 const round = (n: number, digits: number): number => Number(n.toFixed(digits));

@@ -13,7 +13,15 @@ import { verifyWhatIf } from '../../main/services/explain.js';
 import { AdvisorError } from '../../shared/errors.js';
 import type { ServerInfo } from '../../core/model/server-info.js';
 import { loadSchema } from '../../main/services/schema.js';
-import { offlineTarget, runLiveAnalysis, runOfflineAnalysis } from '../../main/services/analysis.js';
+import {
+  offlineStatementAnalysis,
+  offlineTarget,
+  runLiveAnalysis,
+  runOfflineAnalysis,
+} from '../../main/services/analysis.js';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { analyzeFileStream, STREAM_THRESHOLD_BYTES } from '../stream-analysis.js';
 import { parseWorkspace } from '../../core/workspace/index.js';
 import { rules as registry } from '../../core/rules/index.js';
 import { whatIfDdl } from '../../core/indexing/index.js';
@@ -47,6 +55,10 @@ Options:
                            (0..1, default 0.5, like Dexter)
   --allow-what-if          consent for --verify to build each index (INVISIBLE on MySQL 8, plain on a
                            sandbox server) and drop it again; never use it on a production server
+  --stream                 read FILE as a stream, statement by statement, even when it is small
+                           (files over 64 MB always are; offline analysis only)
+  --progress               progress lines on standard error for a streamed FILE even when it is
+                           not a terminal
   -h, --help               show this help
 
 Reads SQL from FILE, or standard input with - (or when no FILE is given).
@@ -69,6 +81,8 @@ export const run: CliCommand = async (argv, io) => {
       disable: { type: 'string', multiple: true },
       workspace: { type: 'string' },
       'no-statistics': { type: 'boolean' },
+      stream: { type: 'boolean' },
+      progress: { type: 'boolean' },
     },
     { io, usage },
   );
@@ -96,6 +110,37 @@ export const run: CliCommand = async (argv, io) => {
   }
   const disabledRules = await disabledRulesFrom(values.disable, values.workspace, io);
   const input = positionals[0];
+  const name = input && input !== '-' ? input : '<stdin>';
+  if (input !== undefined && input !== '-' && !values.dsn) {
+    // A large file is read as a stream, statement by statement (docs/cli.md, "Large files").
+    const size = await fileSize(input, io);
+    if (size !== undefined && (values.stream || size > STREAM_THRESHOLD_BYTES)) {
+      const target = offlineTarget(values.flavor, values['server-version']);
+      const ddl = await readSchemas(values.schema, io);
+      const sqlMode =
+        values['sql-mode'] === undefined
+          ? undefined
+          : checkSqlMode(values['sql-mode'], target.flavor, target.version);
+      const analysis = offlineStatementAnalysis(
+        target,
+        values.flavor || values['server-version'] ? 'flags' : 'default',
+        ddl,
+        { ...(sqlMode === undefined ? {} : { sqlMode }), disabledRules },
+      );
+      const worst = await analyzeFileStream(path.resolve(io.cwd, input), size, analysis, io, {
+        format,
+        name,
+        progress:
+          process.stderr.isTTY === true
+            ? (line, last) => io.stderr(`\r\x1b[K${line}${last ? '\n' : ''}`)
+            : values.progress
+              ? (line) => io.stderr(`${line}\n`)
+              : undefined,
+      });
+      if (failOn && worst && severities.indexOf(worst) >= severities.indexOf(failOn as Severity)) return 1;
+      return 0;
+    }
+  }
   const sql = await readInput(input, io);
   let report: AnalysisReport;
   if (values.dsn) {
@@ -126,11 +171,7 @@ export const run: CliCommand = async (argv, io) => {
       },
     );
   }
-  io.stdout(
-    format === 'json'
-      ? `${JSON.stringify(report, null, 2)}\n`
-      : formatReportText(report, input && input !== '-' ? input : '<stdin>'),
-  );
+  io.stdout(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatReportText(report, name));
   if (failOn && reachesSeverity(report, failOn as Severity)) return 1;
   return 0;
 };
@@ -209,6 +250,12 @@ async function disabledRulesFrom(
     for (const id of parsed.workspace.disabledRules ?? []) ids.add(id);
   }
   return [...ids].sort();
+}
+
+/** Size of FILE, or undefined when it is not a regular file (readInput then gives the error). */
+async function fileSize(file: string, io: CliIo): Promise<number | undefined> {
+  const info = await stat(path.resolve(io.cwd, file)).catch(() => undefined);
+  return info?.isFile() ? info.size : undefined;
 }
 
 async function readSchemas(files: string[] | undefined, io: CliIo) {

@@ -1,6 +1,12 @@
 // Analysis as a service: picks the target and schema (live or offline DDL) and runs the core analyzer.
 
-import { analyze } from '../../core/analyze.js';
+import {
+  analyze,
+  statementAnalyzer,
+  type AnalyzeOptions,
+  type StatementOutcome,
+} from '../../core/analyze.js';
+import type { StatementSlice } from '../../core/sql/split.js';
 import { DEFAULT_TARGET, type Flavor } from '../../core/flavors/index.js';
 import type { AnalysisReport } from '../../core/model/report.js';
 import { EMPTY_SCHEMA, type SchemaModel } from '../../core/model/schema.js';
@@ -78,18 +84,27 @@ export function runAnalysis(
   schema: SchemaModel,
   options: AnalysisOptions = {},
 ): AnalysisReport {
+  return analyze(sql, analyzeOptions(server, source, schema, options));
+}
+
+function analyzeOptions(
+  server: ServerInfo,
+  source: TargetSource,
+  schema: SchemaModel,
+  options: AnalysisOptions,
+): AnalyzeOptions {
   const effective =
     options.sqlMode === undefined
       ? server
       : { ...server, sqlMode: { ...server.sqlMode, session: options.sqlMode } };
-  return analyze(sql, {
+  return {
     server: effective,
     source,
     schema,
     ...(options.disabledRules?.length
       ? { disabledRules: options.disabledRules.map((id) => id.replace(/\./g, '').toUpperCase()) }
       : {}),
-  });
+  };
 }
 
 export interface AnalysisOptions {
@@ -139,6 +154,29 @@ function noteSkippedSamples(report: AnalysisReport, skipped: readonly SampleSkip
         );
       return notes.length === 0 ? statement : { ...statement, notes: [...(statement.notes ?? []), ...notes] };
     }),
+  };
+}
+
+/**
+ * The offline analysis of a script read as a stream (the CLI for large files): the report's header and
+ * schema summary, and an analyzer fed one statement at a time, in order.
+ */
+export function offlineStatementAnalysis(
+  target: OfflineTarget,
+  source: TargetSource,
+  ddl?: string | readonly SchemaSource[],
+  options: AnalysisOptions = {},
+): {
+  server: AnalysisReport['server'];
+  schemaLoad?: SchemaLoadSummary;
+  analyzeSlice: (slice: StatementSlice, index: number) => StatementOutcome;
+} {
+  const server = offlineServerInfo(target.flavor, target.version);
+  const { schema, summary } = offlineSchemaLoad(ddl, target.flavor, target.version);
+  return {
+    server: { flavor: server.flavor, version: server.version, source },
+    ...(summary ? { schemaLoad: summary } : {}),
+    analyzeSlice: statementAnalyzer(analyzeOptions(server, source, schema, options)),
   };
 }
 

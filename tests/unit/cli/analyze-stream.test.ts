@@ -1,0 +1,120 @@
+// `sargable analyze` on a file read as a stream (docs/cli.md, "Large files"): the same bytes as the
+// whole-file path, progress on stderr, and memory bounded by the longest statement, not the file.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeStatementsFile } from '../../../bench/limits/statements-file.js';
+import { runCliCaptured } from '../../support/cli.js';
+
+const root = path.resolve(import.meta.dirname, '../../..');
+const fixtures = path.join(root, 'tests/fixtures');
+let dir: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'sargable-analyze-stream-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function sqlFiles(folder: string): string[] {
+  return readdirSync(folder).flatMap((name) => {
+    const file = path.join(folder, name);
+    if (statSync(file).isDirectory()) return sqlFiles(file);
+    return name.endsWith('.sql') ? [file] : [];
+  });
+}
+
+// Real dumps (with data, DELIMITER blocks) and the corpus of known misses (errors and PRS001 findings).
+const inputs = [
+  ...sqlFiles(path.join(fixtures, 'schemas/dumps')).slice(0, 4),
+  path.join(fixtures, 'corpus/known-misses.sql'),
+].map((file) => path.relative(root, file));
+
+describe('sargable analyze --stream', () => {
+  it.each(inputs)('writes the same JSON and text as the whole-file path for %s', async (file) => {
+    for (const format of ['json', 'text']) {
+      const whole = await runCliCaptured(['analyze', '--format', format, file], { cwd: root });
+      const streamed = await runCliCaptured(['analyze', '--stream', '--format', format, file], { cwd: root });
+      expect(streamed.code).toBe(whole.code);
+      expect(streamed.stdout.length).toBeGreaterThan(100);
+      expect(streamed.stdout).toBe(whole.stdout);
+    }
+  });
+
+  it('keeps schemaLoad, --fail-on and a UTF-16 file the same as the whole-file path', async () => {
+    const schema = path.relative(root, path.join(fixtures, 'schemas/source/sakila-like.sql'));
+    const query = path.join(dir, 'q.sql');
+    const sql = 'SELECT * FROM film WHERE YEAR(last_update) = 2006;\nSELECT FROM;\nSELECT 1';
+    writeFileSync(query, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(sql, 'utf16le')]));
+    const args = ['analyze', '--schema', schema, '--fail-on', 'warning', '--format', 'json', query];
+    const whole = await runCliCaptured(args, { cwd: root });
+    const streamed = await runCliCaptured([...args, '--stream'], { cwd: root });
+    expect(whole.code).toBe(1);
+    expect(streamed).toEqual(whole);
+    const report = JSON.parse(streamed.stdout) as { schemaLoad: unknown; errors: unknown[] };
+    expect(report.schemaLoad).toBeTruthy();
+    expect(report.errors).toHaveLength(1);
+  });
+
+  it('refuses a file that is not UTF-8 with the message of the whole-file path', async () => {
+    const file = path.join(dir, 'latin1.sql');
+    writeFileSync(file, Buffer.from("SELECT 'caf\xe9';", 'latin1'));
+    const streamed = await runCliCaptured(['analyze', '--stream', file], { cwd: root });
+    expect(streamed.code).toBe(2);
+    expect(streamed.stderr).toMatch(/is not UTF-8 text \(byte 0xe9 at offset 11/);
+  });
+
+  it('prints progress lines up to 100% with --progress; stdout is unchanged', async () => {
+    const file = path.join(dir, 'progress.sql');
+    writeStatementsFile(file, 3 * 1024 * 1024, { insertBytes: 16 * 1024, commentBytes: 256 * 1024 });
+    const result = await runCliCaptured(['analyze', '--stream', '--progress', '--format', 'json', file], {
+      cwd: root,
+    });
+    const quiet = await runCliCaptured(['analyze', '--format', 'json', file], { cwd: root });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(quiet.stdout);
+    const lines = result.stderr.trim().split('\n');
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    expect(lines.at(-1)).toMatch(/^100\.0%\s+3\.0\/3\.0 MiB\s+\d+ statements\s+\d+ findings$/);
+    expect(quiet.stderr).toBe('');
+  });
+
+  it(
+    'analyses an 80 MB file with peak RSS bounded by the longest statement, not the file',
+    { timeout: 300_000 },
+    () => {
+      // Peak RSS of the CLI in a child process; the same child on a tiny file is the baseline.
+      const peak = (file: string) => {
+        const child = spawnSync(
+          process.execPath,
+          [
+            '--import',
+            'tsx',
+            '-e',
+            `process.on('exit',()=>{process.stderr.write('@@'+process.resourceUsage().maxRSS+'\\n')});process.argv=[process.argv[0],'sargable','analyze','--format','json',${JSON.stringify(file)}];await import('./src/cli/bin.ts')`,
+          ],
+          { cwd: root, encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 },
+        );
+        expect(child.status, child.stderr).toBe(0);
+        const report = JSON.parse(child.stdout) as { statements: unknown[]; errors: unknown[] };
+        return { kb: Number(/@@(\d+)/.exec(child.stderr)?.[1]), statements: report.statements.length };
+      };
+      const tiny = path.join(dir, 'tiny.sql');
+      writeStatementsFile(tiny, 1, { insertBytes: 64 * 1024 });
+      const big = path.join(dir, 'big.sql');
+      // 80 MB: 1 MB comments (read and skipped by the splitter) between INSERTs and queries with findings.
+      const bytes = writeStatementsFile(big, 80 * 1024 * 1024, {
+        insertBytes: 64 * 1024,
+        commentBytes: 1024 * 1024,
+      });
+      expect(bytes).toBeGreaterThan(80 * 1024 * 1024);
+      const base = peak(tiny);
+      const run = peak(big);
+      expect(run.statements).toBeGreaterThan(400);
+      // Reading the file whole would hold it twice at least (bytes and UTF-16 text: +240 MB).
+      expect(run.kb - base.kb).toBeLessThan(100 * 1024);
+      rmSync(big);
+    },
+  );
+});
