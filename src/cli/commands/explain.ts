@@ -4,6 +4,7 @@ import { cliConnections, printNotices } from '../connections.js';
 import { parsePlan, walkPlan, type PlanNode } from '../../core/explain/index.js';
 import { splitStatements } from '../../core/sql/split.js';
 import { AdvisorError } from '../../shared/errors.js';
+import { queryKiller } from '../../main/services/connection.js';
 import { explainStatement } from '../../main/services/explain.js';
 import { parseCommonArgs } from '../args.js';
 import { dsnWithPassword, readInput } from '../input.js';
@@ -20,7 +21,9 @@ EXPLAIN never executes the statement. --analyze runs EXPLAIN ANALYZE (MySQL 8.0.
 Options:
   --dsn URL              mysql://user@host:3306/db (password: see "sargable --help")
   --analyze              execute SELECTs to get actual rows and times (consent)
-  --timeout SECONDS      ANALYZE time limit (default 10)
+  --timeout SECONDS      time limit per EXPLAIN (default 5; ANALYZE 10): our statement is killed after it
+  --allow-routines       plan statements that call functions that may be stored routines (the optimizer
+                         can run them while planning, with your privileges); never with --analyze
   --parse                parse EXPLAIN output from FILE instead of running EXPLAIN
   --flavor mysql|mariadb flavor of pasted output (detected when omitted)
   --format text|json     output format (default text)`;
@@ -32,6 +35,7 @@ export const run: CliCommand = async (argv, io) => {
       dsn: { type: 'string' },
       analyze: { type: 'boolean' },
       timeout: { type: 'string' },
+      'allow-routines': { type: 'boolean' },
       parse: { type: 'boolean' },
       flavor: { type: 'string' },
     },
@@ -62,7 +66,7 @@ export const run: CliCommand = async (argv, io) => {
     return 0;
   }
 
-  const timeoutSeconds = values.timeout === undefined ? 10 : Number(values.timeout);
+  const timeoutSeconds = values.timeout === undefined ? (values.analyze ? 10 : 5) : Number(values.timeout);
   if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0)
     throw new UsageError('--timeout must be a positive number of seconds');
   const dsn = dsnWithPassword(values.dsn ?? '', io);
@@ -70,14 +74,18 @@ export const run: CliCommand = async (argv, io) => {
   const opened = await connections.openConnection({ dsn });
   printNotices(opened, io.stderr);
   try {
-    const { connection, server } = connections.get(opened.connectionId);
+    const { connection, server, target } = connections.get(opened.connectionId);
+    const killQuery = queryKiller(target);
     const statements = [];
     const errors = [];
     for (const [index, slice] of splitStatements(input).entries()) {
       try {
         const result = await explainStatement(connection, server, slice.sql, {
           formats: server.capabilities.explainTree ? ['json', 'tree'] : ['json'],
-          ...(values.analyze ? { analyze: true, timeoutMs: timeoutSeconds * 1000 } : {}),
+          timeoutMs: timeoutSeconds * 1000,
+          killQuery,
+          ...(values.analyze ? { analyze: true } : {}),
+          ...(values['allow-routines'] ? { allowRoutineCalls: true } : {}),
         });
         statements.push({ index, sql: slice.sql, plan: result.plan, raw: result.raw });
       } catch (error) {
