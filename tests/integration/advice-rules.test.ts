@@ -93,4 +93,33 @@ describe.each(testServers())('correctness rules on $flavor', ({ flavor, url }) =
       expect(warnings.some((row) => Number(row.Code) === 1287)).toBe(flavor === 'mysql');
     });
   });
+
+  it("MOD002: DEFAULT 0 / '0' and a DATETIME(6) DEFAULT CURRENT_TIMESTAMP are what the server refuses", async () => {
+    await withScratchDatabase(url, async (connection) => {
+      const mode = 'STRICT_TRANS_TABLES,NO_ZERO_DATE,NO_ZERO_IN_DATE';
+      await connection.query(`SET SESSION sql_mode = '${mode}'`);
+      const cases = [
+        'CREATE TABLE z0 (d datetime NOT NULL DEFAULT 0)',
+        "CREATE TABLE z1 (d datetime NOT NULL DEFAULT '0')",
+        "CREATE TABLE z2 (d datetime(6) NOT NULL DEFAULT '0000-00-00 00:00:00.000000')",
+        'CREATE TABLE z3 (d datetime(6) DEFAULT CURRENT_TIMESTAMP)',
+        'CREATE TABLE z4 (d datetime(6) DEFAULT CURRENT_TIMESTAMP(6))',
+      ];
+      const server = offlineServerInfo(flavor, flavor === 'mysql' ? '8.0.33' : '10.11.0');
+      for (const sql of cases) {
+        const findings = analyze(sql, {
+          server: { ...server, sqlMode: { session: mode, global: mode } },
+          source: 'flags',
+        }).statements.flatMap((statement) =>
+          statement.findings.filter((finding) => finding.rule === 'MOD002'),
+        );
+        const predicted = findings.some((finding) => finding.severity === 'error');
+        const refused = await connection.query(sql).then(
+          () => false,
+          (error: { errno?: number }) => error.errno === 1067,
+        );
+        expect({ sql, predicted }).toEqual({ sql, predicted: refused });
+      }
+    });
+  });
 });

@@ -43,16 +43,23 @@ export const rule = defineRule({
         'DEFAULT {{value}} for {{column}} is a {{problem}}: accepted with warning 1264 because strict mode is off.',
       accepted:
         'DEFAULT {{value}} for {{column}} is a {{problem}}: accepted under the current sql_mode, but ERROR 1067 on servers with {{mode}} and strict mode (the MySQL 5.7.8+ default).',
+      precision:
+        '{{column}} is {{type}} but its {{clause}} is {{value}}: MySQL requires the same fractional-seconds precision (ERROR {{code}}); write {{fix}}.',
     },
     docs: {
       antiPattern:
         "alter table events_t change event_date event_date datetime NOT NULL default '0000-00-00 00:00:00'",
       bestPractice:
         "alter table events_t change event_date event_date datetime NOT NULL default '2000-01-01 00:00:00'",
-      notes: ['Fixes: a real date default, a NULL-able column (DEFAULT NULL), or DEFAULT CURRENT_TIMESTAMP.'],
+      notes: [
+        'Fixes: a real date default, a NULL-able column (DEFAULT NULL), or DEFAULT CURRENT_TIMESTAMP.',
+        "DEFAULT 0 and DEFAULT '0' are the zero date too (ERROR 1067 on both servers under NO_ZERO_DATE + strict mode).",
+        'MySQL also refuses DATETIME(n)/TIMESTAMP(n) with DEFAULT CURRENT_TIMESTAMP of another precision (ERROR 1067); MariaDB accepts it.',
+      ],
     },
   },
   detect(context) {
+    if (context.flavor !== 'mariadb') reportPrecisionMismatch(context);
     const modes = sqlModeSet(context.server.sqlMode.session, context.flavor);
     const behaviour = FAMILY_BEHAVIOUR[modeFamily(context.flavor)];
     // Column definitions (CREATE, ADD/CHANGE/MODIFY) and ALTER [COLUMN] c SET DEFAULT (a tolerated fact:
@@ -61,7 +68,7 @@ export const rule = defineRule({
     const defaults = [
       ...columnDefinitions(context.ast).map((item) => ({
         dataType: String((item.definition as AstNode).dataType ?? ''),
-        value: stringLiteral((item.default_val as AstNode).value),
+        value: defaultText((item.default_val as AstNode).value),
         column: String((item.column as AstNode).column ?? ''),
         span: undefined as Span | undefined,
       })),
@@ -82,7 +89,8 @@ export const rule = defineRule({
     for (const { dataType, value, column, span } of defaults) {
       if (!isDateType(dataType)) continue;
       if (value === undefined) continue;
-      const problem = dateProblem(value);
+      // DEFAULT 0 / '0' / '00000000' is the zero date too (ERROR 1067 like '0000-00-00').
+      const problem = dateProblem(value) ?? (/^\s*0+(\.0*)?\s*$/.test(value) ? 'zero-date' : undefined);
       if (problem !== 'zero-date' && problem !== 'zero-in-date') continue;
       const mode = problem === 'zero-date' ? 'NO_ZERO_DATE' : 'NO_ZERO_IN_DATE';
       const active = modes.has(mode);
@@ -116,3 +124,60 @@ export const rule = defineRule({
     }
   },
 });
+
+/** The DEFAULT's text: a string literal's value, or a number as written (`DEFAULT 0`). */
+function defaultText(node: unknown): string | undefined {
+  const text = stringLiteral(node);
+  if (text !== undefined) return text;
+  return isNode(node) && node.type === 'number' ? String(node.value) : undefined;
+}
+
+const NOW_FUNCTIONS = new Set(['CURRENT_TIMESTAMP', 'NOW', 'LOCALTIME', 'LOCALTIMESTAMP']);
+
+/** `DATETIME(6) DEFAULT CURRENT_TIMESTAMP`: MySQL needs CURRENT_TIMESTAMP(6) (ERROR 1067). */
+function reportPrecisionMismatch(context: Parameters<typeof rule.detect>[0]): void {
+  for (const item of columnDefinitions(context.ast)) {
+    const definition = item.definition as AstNode;
+    const type = String(definition.dataType ?? '').toUpperCase();
+    if (type !== 'DATETIME' && type !== 'TIMESTAMP') continue;
+    const fsp = typeof definition.length === 'number' ? definition.length : 0;
+    const value = (item.default_val as AstNode).value;
+    if (!isNode(value) || value.type !== 'function') continue;
+    const name =
+      JSON.stringify(value.name ?? '')
+        .replace(/[^A-Z_]/gi, ' ')
+        .trim()
+        .split(/\s+/)
+        .pop()
+        ?.toUpperCase() ?? '';
+    const named = [...NOW_FUNCTIONS].find((candidate) =>
+      JSON.stringify(value.name ?? '')
+        .toUpperCase()
+        .includes(`"${candidate}"`),
+    );
+    if (!named && !NOW_FUNCTIONS.has(name)) continue;
+    const args = (value.args as { value?: AstNode[] } | undefined)?.value ?? [];
+    const defaultFsp = args[0]?.type === 'number' ? Number(args[0].value) : 0;
+    const column = String((item.column as AstNode).column ?? '');
+    const columnType = `${type}${fsp ? `(${fsp})` : ''}`;
+    const fix = `CURRENT_TIMESTAMP${fsp ? `(${fsp})` : ''}`;
+    if (defaultFsp !== fsp)
+      context.report({
+        messageId: 'precision',
+        data: {
+          column,
+          type: columnType,
+          clause: 'DEFAULT',
+          value: `CURRENT_TIMESTAMP${defaultFsp ? `(${defaultFsp})` : ''}`,
+          code: 1067,
+          fix: `DEFAULT ${fix}`,
+        },
+        severity: 'error',
+        span: spanFor(context.sql, null, 'CURRENT_TIMESTAMP'),
+        table: null,
+        columns: [column],
+        expression: 'DEFAULT CURRENT_TIMESTAMP',
+        predictedError: predictError(1067, context.flavor, { column }),
+      });
+  }
+}
