@@ -24,7 +24,7 @@ export function tooLarge(what: string, size: number): AdvisorError {
     'INPUT_TOO_LARGE',
     `${what} is ${(size / 1_048_576).toFixed(0)} MB; the limit is ${MAX_INPUT_BYTES / 1_048_576} MB.`,
     {
-      hint: 'Split it (for example with split -l, at statement boundaries), analyse the statements that matter, or use sargable digest for slow logs (it streams).',
+      hint: 'Split it (for example with split -l, at statement boundaries), analyse the statements that matter, analyse a SQL file offline (sargable analyze FILE without --dsn streams it), or use sargable digest for slow logs (it streams).',
     },
   );
 }
