@@ -180,6 +180,46 @@ describe.each(testServers())('export: $flavor', ({ flavor, url }) => {
     for (const table of TABLES) expect(await showCreate(connection, table)).toBe(before.get(table));
   }, 120_000);
 
+  it('after the script was applied, the export of the reloaded schema has nothing left to do (issue 18 item 3)', async () => {
+    const applied = runClient(client, url, database, forward);
+    expect(applied.stderr).toBe('');
+    try {
+      // The server's stored forms now: cast(x as date) for DATE(x), lcase() for LOWER() on MariaDB, (a + b).
+      const reloaded = await loadSchema(connection, server, database);
+      const again = exportWorkspace(workspace, {
+        flavor: server.flavor,
+        version: server.version,
+        database,
+        schema: reloaded,
+        generatedAt: 'now',
+        sargableVersion: 'test',
+      });
+      expect(
+        again.plan.tables.map(
+          (table) =>
+            `${table.table}: ${table.columns.map((c) => c.name).join(',')} ${table.indexes.map((i) => i.name).join(',')}`,
+        ),
+      ).toEqual([]);
+      expect(again.script.text).not.toMatch(/^ALTER TABLE /m);
+      // Every item is accounted for as applied (its index exists, or the longer index the export
+      // folded it into covers it), none as changed, conflicting or missing.
+      expect(again.plan.skipped.length).toBe(workspace.items.length);
+      for (const skipped of again.plan.skipped)
+        expect(skipped.reason).toMatch(/^already applied: |^existing index \S+ \(.*\) already covers /);
+      expect(
+        again.plan.skipped.filter((skipped) => skipped.reason.startsWith('already applied')).length,
+      ).toBeGreaterThanOrEqual(2);
+      // Running the regenerated script changes nothing and raises nothing (no ERROR 1060 / 1061).
+      const rerun = runClient(client, url, database, again.script.text);
+      expect(rerun.stderr).toBe('');
+      expect(rerun.status).toBe(0);
+    } finally {
+      const reverted = runClient(client, url, database, rollback);
+      expect(reverted.stderr).toBe('');
+    }
+    for (const table of TABLES) expect(await showCreate(connection, table)).toBe(before.get(table));
+  }, 120_000);
+
   it('the split-online and idempotent variants run too (idempotent twice where the server has guards)', async () => {
     const options = {
       flavor: server.flavor,

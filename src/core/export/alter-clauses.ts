@@ -357,11 +357,37 @@ export function keyPartsText(parts: readonly KeyPart[]): string {
     .join(', ');
 }
 
-/** Canonical form of an expression for comparisons: no backticks, whitespace or case, outer parentheses removed. */
+/**
+ * Canonical form of an expression for comparisons: no backticks, whitespace or case, outer
+ * parentheses removed, and the spellings the servers store folded to one: `DATE(x)` is stored as
+ * `cast(x as date)` (both servers), `LOWER`/`UPPER` as `lcase`/`ucase` (MariaDB), string literals
+ * with a character-set introducer (`_utf8mb4'a'`).
+ */
 export function canonicalExpression(text: string): string {
-  let result = text.replace(/[`\s]/g, '').toLowerCase();
+  let result = text
+    .replace(/_(utf8mb4|utf8mb3|utf8|latin1|binary|ascii)(?=')/gi, '')
+    .replace(/[`\s]/g, '')
+    .toLowerCase()
+    .replace(/(^|[^a-z0-9_$])lcase\(/g, '$1lower(')
+    .replace(/(^|[^a-z0-9_$])ucase\(/g, '$1upper(');
+  result = foldDateCalls(result);
   while (result.startsWith('(') && result.endsWith(')') && groupEnd(result, 0) === result.length)
     result = result.slice(1, -1);
+  return result;
+}
+
+/** `date(x)` → `cast(xasdate)` in a whitespace-free, lower-case expression (the servers' stored form). */
+function foldDateCalls(text: string): string {
+  let result = text;
+  for (let at = result.search(/(^|[^a-z0-9_$.])date\(/); at !== -1;) {
+    const start = result[at] === 'd' && result.startsWith('date(', at) ? at : at + 1;
+    const open = start + 'date'.length;
+    const end = groupEnd(result, open);
+    if (end <= open) break;
+    result = `${result.slice(0, start)}cast(${result.slice(open + 1, end - 1)}asdate)${result.slice(end)}`;
+    const next = result.slice(start + 5).search(/(^|[^a-z0-9_$.])date\(/);
+    at = next === -1 ? -1 : start + 5 + next;
+  }
   return result;
 }
 

@@ -189,10 +189,15 @@ function staleProblem(
       const sameName = clause.name
         ? info.indexes.find((index) => index.name.toLowerCase() === clause.name!.toLowerCase())
         : undefined;
+      const wanted = resolvedParts(clause.parts, info);
       if (
         sameName &&
         !dropped.has(sameName.name.toLowerCase()) &&
-        !sameParts(existingParts(sameName), clause.parts)
+        !sameParts(resolvedParts(existingParts(sameName), info), wanted) &&
+        // Applied already: folded into a longer index under this name, or created under another
+        // name (renamed because this one was taken). The covered-by-existing step says so.
+        !isPrefix(wanted, resolvedParts(existingParts(sameName), info)) &&
+        !info.indexes.some((index) => isPrefix(wanted, resolvedParts(existingParts(index), info)))
       )
         return `index ${info.name}.${sameName.name} already exists with other key parts`;
     }
@@ -236,6 +241,18 @@ function existingParts(index: TableInfo['indexes'][number]): KeyPart[] {
   );
 }
 
+/**
+ * Key parts with each generated column of the table read as its expression, so a proposed
+ * `(MONTH(c))` and an applied index on the generated column `c_month AS (month(c))` compare equal.
+ */
+function resolvedParts(parts: readonly KeyPart[], info: TableInfo): KeyPart[] {
+  return parts.map((part) => {
+    if (!('column' in part) || part.prefixLength) return part;
+    const generated = findColumn(info, part.column)?.generated;
+    return generated ? { expression: generated.expression, descending: part.descending } : part;
+  });
+}
+
 function sameParts(a: readonly KeyPart[], b: readonly KeyPart[]): boolean {
   return a.length === b.length && a.every((part, i) => keyPartKey(part) === keyPartKey(b[i]!));
 }
@@ -260,6 +277,9 @@ function addClauses(tablePlan: TablePlan, clauses: readonly Clause[], item: Expo
   for (const clause of clauses) {
     if (clause.kind === 'drop-index') continue;
     if (clause.kind === 'add-column') {
+      // Already on the table as proposed (the server's stored form compared): never added again.
+      const present = tablePlan.info ? findColumn(tablePlan.info, clause.name) : undefined;
+      if (present && sameGenerated(present.generated, clause.generated)) continue;
       const known = tablePlan.columns.find(
         (column) => column.name.toLowerCase() === clause.name.toLowerCase(),
       );
@@ -364,7 +384,7 @@ function dropCoveredByExisting(tablePlan: TablePlan, info: TableInfo, plan: Expo
       (existing) =>
         existing.visible &&
         existing.kind === 'btree' &&
-        isPrefix(index.parts, existingParts(existing)) &&
+        isPrefix(resolvedParts(index.parts, info), resolvedParts(existingParts(existing), info)) &&
         (!index.unique || (existing.unique && existing.parts.length === index.parts.length)),
     );
     if (covering) {
@@ -372,10 +392,17 @@ function dropCoveredByExisting(tablePlan: TablePlan, info: TableInfo, plan: Expo
       for (const id of index.itemIds) {
         const item = tablePlan.items.find((candidate) => candidate.id === id);
         const stillUsed = tablePlan.indexes.some((other) => other.itemIds.includes(id));
+        // Same name and same key: what this export creates is there (e.g. it was applied).
+        const applied =
+          existingParts(covering).length === index.parts.length &&
+          covering.name.toLowerCase() === index.name.toLowerCase() &&
+          !tablePlan.columns.some((column) => column.itemIds.includes(id));
         if (item && !stillUsed)
           plan.skipped.push({
             item,
-            reason: `existing index ${info.name}.${covering.name} (${keyPartsText(existingParts(covering))}) already covers ${index.name}`,
+            reason: applied
+              ? `already applied: ${info.name}.${covering.name} (${keyPartsText(existingParts(covering))}) exists with this key`
+              : `existing index ${info.name}.${covering.name} (${keyPartsText(existingParts(covering))}) already covers ${index.name}`,
           });
       }
       continue;

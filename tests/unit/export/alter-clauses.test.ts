@@ -19,4 +19,22 @@ describe('parseAlterTable', () => {
       ['((MONTH(`create_time`)))', 'month( create_time )', '(a) + (b)', '(a + b)'].map(canonicalExpression),
     ).toEqual(['month(create_time)', 'month(create_time)', '(a)+(b)', 'a+b']);
   });
+
+  it("folds the servers' stored spellings: DATE(x) = cast(x as date), LOWER = lcase, charset introducers", () => {
+    // Stored forms as information_schema returns them (MySQL 8.0.33 / MariaDB 10.11, GENERATION_EXPRESSION).
+    const pairs: [string, string][] = [
+      ['DATE(create_time)', 'cast(`create_time` as date)'],
+      ['LOWER(code)', 'lcase(`code`)'],
+      ['UPPER(code)', 'ucase(`code`)'],
+      ["CONCAT(a, 'x')", "concat(`a`,_utf8mb4'x')"],
+      ['DATE(DATE(a))', 'cast(cast(`a` as date) as date)'],
+    ];
+    for (const [written, stored] of pairs)
+      expect(canonicalExpression(written)).toBe(canonicalExpression(stored));
+    // Not folded: other functions that merely end in "date", and different expressions.
+    expect(canonicalExpression('to_date(a)')).toBe('to_date(a)');
+    expect(canonicalExpression('current_date()')).toBe('current_date()');
+    expect(canonicalExpression('DATE(a)')).not.toBe(canonicalExpression('cast(a as datetime)'));
+    expect(canonicalExpression('LOWER(a)')).not.toBe(canonicalExpression('ucase(a)'));
+  });
 });
