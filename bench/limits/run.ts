@@ -2,7 +2,7 @@
 // generated file in a child process and prints wall time, CPU time (user+sys) and peak RSS.
 //   npx tsx bench/limits/run.ts            20,000 ORs; 2,500 nested parentheses; a 50 MB single-line INSERT;
 //                                           a 1 GB file of statements (streamed; generated, never committed)
-//   npx tsx bench/limits/run.ts 1GB        only the cases whose name contains the argument
+//   npx tsx bench/limits/run.ts "1 GB"     only the cases whose name contains the argument
 // Targets (issue #19): the 50 MB INSERT in <= 5 s and <= 1 GB peak RSS; no case ends in an unexpected error.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
