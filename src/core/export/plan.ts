@@ -307,7 +307,15 @@ function addClauses(tablePlan: TablePlan, clauses: readonly Clause[], item: Expo
     const taken = (candidate: string): boolean =>
       tablePlan.indexes.some((index) => index.name.toLowerCase() === candidate.toLowerCase()) ||
       (candidate !== replaced &&
-        (tablePlan.info?.indexes.some((index) => index.name.toLowerCase() === candidate.toLowerCase()) ??
+        (tablePlan.info?.indexes.some(
+          (index) =>
+            index.name.toLowerCase() === candidate.toLowerCase() &&
+            // The same index already on the table keeps its name (then reported as applied).
+            !sameParts(
+              resolvedParts(existingParts(index), tablePlan.info!),
+              resolvedParts(clause.parts, tablePlan.info!),
+            ),
+        ) ??
           false));
     if (taken(name)) {
       let n = 2;
