@@ -112,8 +112,9 @@ describe('sargable analyze --stream', () => {
       const base = peak(tiny);
       const run = peak(big);
       expect(run.statements).toBeGreaterThan(400);
-      // Reading the file whole would hold it twice at least (bytes and UTF-16 text: +240 MB).
-      expect(run.kb - base.kb).toBeLessThan(100 * 1024);
+      // Reading the file whole would hold it twice at least (80 MB of bytes, 160 MB of UTF-16 text: +240 MB);
+      // streamed, the growth is V8's heap headroom (+139 MB measured here; the file read whole: +235 MB).
+      expect(run.kb - base.kb).toBeLessThan(200 * 1024);
       rmSync(big);
     },
   );
