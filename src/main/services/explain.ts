@@ -28,10 +28,10 @@ import {
   type PlanReport,
   type PlanSummary,
 } from '../../core/explain/index.js';
+import { hasPlaceholder } from '../../core/advice/index-ddl.js';
 import type { ServerInfo } from '../../core/model/server-info.js';
 import { flavorName } from '../../core/flavors/names.js';
 import { verificationRecord, type VerificationRecord } from '../../core/workspace/model.js';
-import { isNode } from '../../core/sql/ast.js';
 import { parseStatement } from '../../core/sql/parse.js';
 import { lexSql, versionNumber } from '../../core/sql/lexer.js';
 import { AdvisorError } from '../../shared/errors.js';
@@ -73,23 +73,6 @@ export interface ExplainResult {
 /** Statement types EXPLAIN accepts without executing. */
 const EXPLAINABLE = new Set(['select', 'update', 'delete', 'insert', 'replace']);
 
-/** True when the statement still has placeholders (`?`, as digests and prepared statements do). */
-export function hasPlaceholders(ast: unknown): boolean {
-  let found = false;
-  const visit = (value: unknown): void => {
-    if (found) return;
-    if (Array.isArray(value)) return value.forEach(visit);
-    if (!isNode(value)) return;
-    if ((value.type === 'origin' && value.value === '?') || value.type === 'param') {
-      found = true;
-      return;
-    }
-    for (const [key, child] of Object.entries(value)) if (key !== 'loc') visit(child);
-  };
-  visit(ast);
-  return found;
-}
-
 /** Check a statement can be explained; throws AdvisorError with what to do otherwise. */
 export function checkExplainable(sql: string, server: ServerInfo): { kind: string } {
   const parsed = parseStatement(sql, server.flavor);
@@ -105,7 +88,7 @@ export function checkExplainable(sql: string, server: ServerInfo): { kind: strin
       `EXPLAIN works on SELECT, UPDATE, DELETE, INSERT and REPLACE, not ${kind.toUpperCase() || 'this statement'}.`,
     );
   }
-  if (hasPlaceholders(parsed.ast)) {
+  if (hasPlaceholder(parsed.ast)) {
     throw new AdvisorError(
       'INVALID_INPUT',
       'The statement has placeholders (?): fill in example values before EXPLAIN.',
