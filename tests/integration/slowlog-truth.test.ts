@@ -121,11 +121,22 @@ describe.sequential.each(servers)('slow log read right: $name', ({ name, flavor,
 
     const result = await digestFilesInThread([file]);
     const found = counts(result);
+    // A statement that sets the session time restarts the server's clock for the slow-log check
+    // (THD::set_time: start_utime = now), so when the rest of it finishes within the same
+    // microsecond MySQL does not log it (seen once in CI, under load). For those statements the
+    // truth is what the server wrote, counted here in the raw text: every other statement must
+    // have been logged as often as it ran.
+    const written = (pattern: RegExp): number => text.match(pattern)?.length ?? 0;
+    const userSets = written(/^SET timestamp=\d+;\r?\nSET timestamp=1700000000;\r?$/gm);
+    const defaults = written(/^SET timestamp = DEFAULT;\r?$/gm);
+    expect(userSets).toBeGreaterThanOrEqual(1);
+    expect(defaults).toBeGreaterThanOrEqual(1);
     for (const { sql, times } of CASES) {
-      expect({ sql, count: found[key(sql)] }).toEqual({ sql, count: times });
+      const expected = sql.startsWith('SET timestamp=') ? userSets : times;
+      expect({ sql, count: found[key(sql)] }).toEqual({ sql, count: expected });
     }
     // `SET timestamp = DEFAULT` ran after each of the user's own SET timestamp.
-    expect(found[key('SET timestamp = DEFAULT')]).toBe(2);
+    expect(found[key('SET timestamp = DEFAULT')]).toBe(defaults);
     const junk = result.classes.filter((c) =>
       /query_time|rows_sent|mariadbd|tcp port|time id command/i.test(c.fingerprint),
     );
