@@ -53,7 +53,7 @@ export const rule = defineRule({
         "alter table events_t change event_date event_date datetime NOT NULL default '2000-01-01 00:00:00'",
       notes: [
         'Fixes: a real date default, a NULL-able column (DEFAULT NULL), or DEFAULT CURRENT_TIMESTAMP.',
-        "DEFAULT 0 and DEFAULT '0' are the zero date too (ERROR 1067 on both servers under NO_ZERO_DATE + strict mode).",
+        "DEFAULT 0 is the zero date too (ERROR 1067 on both servers under NO_ZERO_DATE + strict mode). DEFAULT '0' is no date at all: ERROR 1067 on MariaDB under every sql_mode, on MySQL under strict mode.",
         'MySQL also refuses DATETIME(n)/TIMESTAMP(n) with DEFAULT CURRENT_TIMESTAMP of another precision (ERROR 1067); MariaDB accepts it.',
       ],
     },
@@ -69,6 +69,7 @@ export const rule = defineRule({
       ...columnDefinitions(context.ast).map((item) => ({
         dataType: String((item.definition as AstNode).dataType ?? ''),
         value: defaultText((item.default_val as AstNode).value),
+        string: stringLiteral((item.default_val as AstNode).value) !== undefined,
         column: String((item.column as AstNode).column ?? ''),
         span: undefined as Span | undefined,
       })),
@@ -80,15 +81,20 @@ export const rule = defineRule({
           {
             dataType: info.dataType,
             value: fact.value.string,
+            string: true,
             column: info.name,
             span: { start, end: fact.end } as Span | undefined,
           },
         ];
       }),
     ];
-    for (const { dataType, value, column, span } of defaults) {
+    for (const { dataType, value, string, column, span } of defaults) {
       if (!isDateType(dataType)) continue;
       if (value === undefined) continue;
+      if (string && dateProblem(value) === undefined && /^\s*0+(\.0*)?\s*$/.test(value)) {
+        reportZeroString(context, { value, column, span, strict: modes.strict });
+        continue;
+      }
       // DEFAULT 0 / '0' / '00000000' is the zero date too (ERROR 1067 like '0000-00-00').
       const problem = dateProblem(value) ?? (/^\s*0+(\.0*)?\s*$/.test(value) ? 'zero-date' : undefined);
       if (problem !== 'zero-date' && problem !== 'zero-in-date') continue;
@@ -124,6 +130,38 @@ export const rule = defineRule({
     }
   },
 });
+
+/**
+ * DEFAULT '0' (a string of zeros that is no date): not the zero date but an invalid date string.
+ * Checked on both servers: MariaDB 10.11 refuses it (1067) under every sql_mode, even '';
+ * MySQL 8.0 refuses it under strict mode alone (without NO_ZERO_DATE) and accepts it without.
+ * `DEFAULT 0` (a number) is the zero date and follows NO_ZERO_DATE.
+ */
+function reportZeroString(
+  context: Parameters<typeof rule.detect>[0],
+  found: { value: string; column: string; span: Span | undefined; strict: boolean },
+): void {
+  const error = context.flavor === 'mariadb' || found.strict;
+  context.report({
+    messageId: error ? 'error' : 'accepted',
+    data: {
+      value: quoted(found.value),
+      column: found.column,
+      problem: 'string that is no date',
+      modes: context.flavor === 'mariadb' ? 'every sql_mode on MariaDB' : 'strict mode',
+      mode: 'STRICT_TRANS_TABLES',
+    },
+    severity: error ? 'error' : 'info',
+    span: found.span ?? spanFor(context.sql, null, quoted(found.value)),
+    table: null,
+    columns: [found.column],
+    expression: quoted(found.value),
+    ...(error ? { predictedError: predictError(1067, context.flavor, { column: found.column }) } : {}),
+    notes: [
+      `Fix: write the date itself ('2000-01-01 00:00:00'), allow NULL (DEFAULT NULL), or use DEFAULT CURRENT_TIMESTAMP.`,
+    ],
+  });
+}
 
 /** The DEFAULT's text: a string literal's value, or a number as written (`DEFAULT 0`). */
 function defaultText(node: unknown): string | undefined {
