@@ -500,19 +500,7 @@ function readCreate(
     const { database, name } = reader.qualifiedName('a sequence name');
     const key = keyOf(database ?? state.database, name);
     if (ifNotExists && state.tables.has(key)) return true;
-    state.tables.set(key, {
-      kind: 'sequence',
-      pendingCharsets: [],
-      schema: database ?? state.database,
-      name,
-      columns: [],
-      indexes: [],
-      engine: null,
-      engineName: null,
-      collation: null,
-      charset: null,
-      rowsEstimate: null,
-    });
+    state.tables.set(key, { ...emptyTable(database ?? state.database, name), kind: 'sequence' });
     return true;
   }
   // CREATE [ONLINE|OFFLINE] [UNIQUE|FULLTEXT|SPATIAL] INDEX name [USING …] ON table (parts)
