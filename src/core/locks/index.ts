@@ -6,3 +6,5 @@ export * from './tree.js';
 export * from './deadlock.js';
 export * from './locking-clause.js';
 export * from './rewrite.js';
+export * from './batching.js';
+export * from './footprint.js';

@@ -1,4 +1,4 @@
-// Locking-read rewrites (NOWAIT, SKIP LOCKED, WAIT n, lock-wait timeout) and lock advice, done on the AST.
+// Locking-read rewrites (NOWAIT, SKIP LOCKED, WAIT n, lock-wait timeout), done on the AST.
 /*
  * Design note.
  * A statement is read through the "tolerant path" (`parseLockingStatement`): the trailing locking
@@ -25,8 +25,7 @@
  * Cost: one parse of the query, one print, one parse of the printed query (shared by all options
  * when only trailing clauses change).
  */
-
-import type { Capabilities, Flavor } from '../flavors/capabilities.js';
+import type { Flavor } from '../flavors/capabilities.js';
 import { parseStatement, printSql, type ParseResult } from '../sql/parse.js';
 import type { AstNode } from '../sql/ast.js';
 import {
@@ -35,63 +34,26 @@ import {
   formatLockingClause,
   type LockingClauseSpec,
 } from './locking-clause.js';
+import { describeRewrite, lockWaitTimeoutRewrite, waitSecondsOf } from './rewrite-notes.js';
+import type {
+  LockRewrite,
+  LockRewriteKind,
+  LockTarget,
+  LockingClause,
+  LockingReadResult,
+  RewriteOptions,
+  UnavailableRewrite,
+} from './rewrite-types.js';
 
-/** Kinds of rewrite; the CLI JSON's `rewrites[].kind`. */
-export type LockRewriteKind = 'nowait' | 'skip-locked' | 'wait' | 'lock-wait-timeout';
-
-/** One offered rewrite with its caveats and an application snippet. */
-export interface LockRewrite {
-  kind: LockRewriteKind;
-  sql: string;
-  notes: string[];
-  /** JavaScript (mysql2) showing how the application handles the error or the empty result. */
-  snippet: string;
-  /** The error a lock conflict raises with this rewrite (3572 or 1205), when it fails instead of waiting. */
-  errorCode: number | null;
-  /** False when the rewrite would be wrong for this statement (e.g. SKIP LOCKED on an aggregate). */
-  recommended: boolean;
-}
-
-/** A rewrite the target or the parser does not allow, and why. */
-export interface UnavailableRewrite {
-  kind: LockRewriteKind;
-  reason: string;
-}
-
-/** The lock strength and option of one locking clause. */
-export interface LockingClause {
-  /** As written: `FOR UPDATE`, `LOCK IN SHARE MODE`, `FOR UPDATE NOWAIT`, `FOR SHARE OF t SKIP LOCKED`, … */
-  text: string;
-  strength: 'update' | 'share';
-  option: 'none' | 'nowait' | 'skip-locked' | 'wait';
-  /** `OF` tables (trailing clauses only; the parser reads no OF). */
-  of?: string[];
-}
-
-/** Result of {@link rewriteLockingRead}. */
-export interface LockingReadResult {
-  /** `ok`: parsed and rewritten; `cannot-rewrite`: a locking read the parser cannot handle; `not-locking-read`. */
-  status: 'ok' | 'cannot-rewrite' | 'not-locking-read';
-  /** Why it could not be rewritten (parse error, unsupported syntax). */
-  reason?: string;
-  clauses: LockingClause[];
-  rewrites: LockRewrite[];
-  unavailable: UnavailableRewrite[];
-}
-
-/** The server a rewrite is made for. `ServerInfo` satisfies it. */
-export interface LockTarget {
-  flavor: Flavor;
-  capabilities: Capabilities;
-}
-
-/** Options for {@link rewriteLockingRead}. */
-export interface RewriteOptions {
-  /** Seconds for MariaDB `WAIT n` (default 5). */
-  waitSeconds?: number;
-  /** Seconds for the session innodb_lock_wait_timeout alternative (default 1, the minimum). */
-  lockWaitTimeoutSeconds?: number;
-}
+export type {
+  LockRewrite,
+  LockRewriteKind,
+  LockTarget,
+  LockingClause,
+  LockingReadResult,
+  RewriteOptions,
+  UnavailableRewrite,
+} from './rewrite-types.js';
 
 /** A statement read through the tolerant path: the parsed query plus its trailing locking clauses. */
 export type LockingParse =
@@ -298,10 +260,6 @@ function optionOf(kind: Exclude<LockRewriteKind, 'lock-wait-timeout'>): LockingC
   return kind;
 }
 
-function waitSecondsOf(options: RewriteOptions): number {
-  return Math.max(0, Math.floor(options.waitSeconds ?? 5));
-}
-
 /** Every select node (top level, union branches, subqueries, derived tables) that has a locking clause. */
 function lockingSelects(ast: unknown): AstNode[] {
   const found: AstNode[] = [];
@@ -462,300 +420,4 @@ function containsAggregate(ast: AstNode): boolean {
     }
   });
   return found;
-}
-
-function describeRewrite(
-  kind: Exclude<LockRewriteKind, 'lock-wait-timeout'>,
-  sql: string,
-  target: LockTarget,
-  options: RewriteOptions,
-  facts: { aggregates: boolean; movedLimit: boolean; notes: readonly string[] },
-): LockRewrite {
-  const code = target.capabilities.nowaitErrorCode ?? 1205;
-  const notes: string[] = [];
-  let snippet = '';
-  let errorCode: number | null = null;
-  let recommended = true;
-  if (kind === 'nowait') {
-    errorCode = code;
-    notes.push(
-      code === 3572
-        ? 'Fails at once with ERROR 3572 (ER_LOCK_NOWAIT) when a candidate row is locked, instead of waiting up to innodb_lock_wait_timeout seconds.'
-        : 'Fails at once with ERROR 1205 when a candidate row is locked (MariaDB uses the lock-wait-timeout code for NOWAIT).',
-      'Only the statement fails; the transaction stays open: retry after a short back-off or tell the user the record is busy.',
-    );
-    snippet = errorSnippet(
-      sql,
-      code,
-      'The row is locked by another transaction: report "busy" or retry after a back-off.',
-    );
-  } else if (kind === 'wait') {
-    errorCode = 1205;
-    notes.push(
-      `Waits at most ${waitSecondsOf(options)} s for the lock, then fails with ERROR 1205 (MariaDB WAIT n).`,
-      'Only the statement fails; the transaction stays open.',
-    );
-    snippet = errorSnippet(sql, 1205, 'Still locked after the wait: report "busy" or retry later.');
-  } else {
-    notes.push(
-      'Returns only rows no other transaction has locked; locked rows are silently skipped, so the result is non-deterministic.',
-      'Use it for work queues (each worker claims different rows). Never for reads whose correctness needs every row: totals, counts, uniqueness or existence checks.',
-      'Unsafe for statement-based binary logging (binlog_format=STATEMENT): replicas may lock and change different rows. Use ROW or MIXED.',
-      'An empty result means "nothing unlocked right now", not "nothing matches".',
-    );
-    if (facts.aggregates) {
-      recommended = false;
-      notes.unshift(
-        'Not for this statement: it aggregates (COUNT/SUM/GROUP BY/DISTINCT), and skipped rows would silently change the result.',
-      );
-    }
-    snippet = [
-      'await conn.beginTransaction();',
-      `const [rows] = await conn.query(${JSON.stringify(sql)});`,
-      'if (rows.length === 0) {',
-      '  await conn.commit(); // nothing unlocked right now: back off, then poll again',
-      '} else {',
-      '  // process the claimed rows; they stay locked until COMMIT',
-      '  await conn.commit();',
-      '}',
-    ].join('\n');
-  }
-  if (facts.movedLimit)
-    notes.push('LIMIT was moved before the locking clause, where both servers require it.');
-  notes.push(...facts.notes);
-  return { kind, sql, notes, snippet, errorCode, recommended };
-}
-
-function errorSnippet(sql: string, code: number, comment: string): string {
-  return [
-    'try {',
-    `  const [rows] = await conn.query(${JSON.stringify(sql)});`,
-    '  // … work with the locked rows, then COMMIT',
-    '} catch (err) {',
-    `  if (err.errno === ${code}) {`,
-    `    // ${comment}`,
-    '  } else {',
-    '    throw err;',
-    '  }',
-    '}',
-  ].join('\n');
-}
-
-function lockWaitTimeoutRewrite(sql: string, target: LockTarget, options: RewriteOptions): LockRewrite {
-  const seconds = Math.max(1, Math.floor(options.lockWaitTimeoutSeconds ?? 1));
-  const notes = [
-    `Lowers this session's innodb_lock_wait_timeout to ${seconds} s (1 is the minimum): the statement then fails with ERROR 1205 after that time instead of the default 50 s.`,
-    'The setting stays for the whole session until reset; the statement itself is unchanged.',
-  ];
-  if (!target.capabilities.nowait)
-    notes.unshift(
-      'This server has no NOWAIT (MySQL >= 8.0.1, MariaDB >= 10.3); a short lock wait timeout is the closest alternative.',
-    );
-  const statement = `SET SESSION innodb_lock_wait_timeout = ${seconds};\n${sql};\nSET SESSION innodb_lock_wait_timeout = DEFAULT;`;
-  return {
-    kind: 'lock-wait-timeout',
-    sql: statement,
-    notes,
-    snippet: [
-      `await conn.query('SET SESSION innodb_lock_wait_timeout = ${seconds}');`,
-      'try {',
-      `  const [rows] = await conn.query(${JSON.stringify(sql)});`,
-      '} catch (err) {',
-      '  if (err.errno !== 1205) throw err;',
-      '  // waited too long: report "busy" or retry later',
-      '} finally {',
-      "  await conn.query('SET SESSION innodb_lock_wait_timeout = DEFAULT');",
-      '}',
-    ].join('\n'),
-    errorCode: 1205,
-    recommended: true,
-  };
-}
-
-/** Advice for a long-running UPDATE/DELETE that blocks others: process it in primary-key-ordered batches. */
-export interface BatchingAdvice {
-  status: 'ok' | 'cannot-rewrite' | 'not-applicable';
-  reason?: string;
-  /** The statement with `ORDER BY <primary key> LIMIT n`, to run in a loop. */
-  sql?: string;
-  batchSize: number;
-  notes: string[];
-}
-
-/**
- * Batching advice for an UPDATE/DELETE blocker: the same statement with `ORDER BY <primary key> LIMIT n`,
- * run until it affects fewer than n rows. Single-table statements only (the servers reject ORDER BY /
- * LIMIT on multi-table UPDATE/DELETE).
- */
-export function adviseBatching(
-  sql: string,
-  target: LockTarget,
-  primaryKey: readonly string[],
-  batchSize = 1000,
-): BatchingAdvice {
-  const parsed = parseStatement(sql.trim().replace(/;\s*$/, ''), target.flavor);
-  if (!parsed.ok) return { status: 'cannot-rewrite', reason: parsed.message, batchSize, notes: [] };
-  const ast = clone(parsed.ast);
-  if (ast.type !== 'update' && ast.type !== 'delete')
-    return { status: 'not-applicable', reason: 'Only UPDATE and DELETE are batched.', batchSize, notes: [] };
-  const tables = (ast.type === 'delete' ? ast.from : ast.table) as unknown[] | null;
-  if (!Array.isArray(tables) || tables.length !== 1 || (tables[0] as AstNode).join) {
-    return {
-      status: 'cannot-rewrite',
-      reason:
-        'Multi-table UPDATE/DELETE cannot take ORDER BY or LIMIT; select the primary keys of a batch first, then change those rows.',
-      batchSize,
-      notes: [],
-    };
-  }
-  if (primaryKey.length === 0) {
-    return {
-      status: 'cannot-rewrite',
-      reason: 'The primary key is unknown; batches need ORDER BY the primary key to be deterministic.',
-      batchSize,
-      notes: [],
-    };
-  }
-  if (!ast.where) {
-    return {
-      status: 'cannot-rewrite',
-      reason: 'The statement has no WHERE clause: a batched loop would need a key range instead.',
-      batchSize,
-      notes: [],
-    };
-  }
-  ast.orderby = primaryKey.map((column) => ({
-    expr: { type: 'column_ref', table: null, column },
-    type: 'ASC',
-  }));
-  ast.limit = { seperator: '', value: [{ type: 'number', value: batchSize }] };
-  const rewritten = printSql(ast, target.flavor);
-  const check = parseStatement(rewritten, target.flavor);
-  if (!check.ok)
-    return {
-      status: 'cannot-rewrite',
-      reason: `The batched statement does not parse again (${check.message}).`,
-      batchSize,
-      notes: [],
-    };
-  return {
-    status: 'ok',
-    sql: rewritten,
-    batchSize,
-    notes: [
-      `Run it in a loop with autocommit (or COMMIT after each batch) until it changes fewer than ${batchSize} rows: each batch holds its row locks only briefly.`,
-      'ORDER BY the primary key keeps batches deterministic (safe for statement-based replication) and walks the table in index order.',
-      'Make sure the WHERE columns are indexed, or every batch scans (and locks) from the start of the table.',
-    ],
-  };
-}
-
-/** Evidence about how a locking statement reads its table(s). */
-export interface LockFootprintEvidence {
-  /** EXPLAIN rows: `type` (access type), `key`, `rows`, `table` as EXPLAIN prints them. */
-  explain?: readonly { table: string | null; type: string | null; key: string | null; rows: number | null }[];
-  /** Record locks the statement's transaction holds (data_locks count, or trx_rows_locked). */
-  locksHeld?: number | null;
-  /** Rows the statement returned or changed. */
-  rowsReturned?: number | null;
-}
-
-/** A warning that a locking statement locks far more than it returns. */
-export interface LockFootprintWarning {
-  reason: 'full-scan' | 'full-index-scan' | 'locks-exceed-rows';
-  table: string | null;
-  /** The predicate columns to index (the Advisor builds the index DDL). */
-  columns: string[];
-  message: string;
-}
-
-/**
- * Flag a locking read/UPDATE/DELETE whose access path is a full or wide scan (EXPLAIN `type` ALL or
- * index), or whose transaction holds far more record locks than rows returned; return the
- * predicate columns to index. Null when nothing points at a wide scan.
- */
-export function assessLockFootprint(
-  sql: string,
-  target: LockTarget,
-  evidence: LockFootprintEvidence,
-): LockFootprintWarning | null {
-  const parsed = parseLockingStatement(sql.trim().replace(/;\s*$/, ''), target.flavor);
-  const columnsByTable = parsed.ok ? predicateColumns(parsed.ast) : new Map<string | null, string[]>();
-  const columnsFor = (table: string | null): string[] => {
-    const exact = table ? columnsByTable.get(table) : undefined;
-    const unqualified = columnsByTable.get(null) ?? [];
-    return [...new Set([...(exact ?? []), ...unqualified])];
-  };
-  for (const row of evidence.explain ?? []) {
-    const type = (row.type ?? '').toUpperCase();
-    if (type === 'ALL' || type === 'INDEX') {
-      const reason = type === 'ALL' ? 'full-scan' : 'full-index-scan';
-      const columns = columnsFor(row.table);
-      return {
-        reason,
-        table: row.table,
-        columns,
-        message: `${type === 'ALL' ? 'Full table scan' : 'Full index scan'} of ${row.table ?? 'the table'}: a locking read locks every row it scans (about ${row.rows ?? '?'} rows), not only the rows it returns. ${
-          columns.length > 0
-            ? `Index ${columns.join(', ')} so only the candidate rows are locked.`
-            : 'Index the predicate columns so only the candidate rows are locked.'
-        }`,
-      };
-    }
-  }
-  const locks = evidence.locksHeld ?? null;
-  const rows = evidence.rowsReturned ?? null;
-  // An index range locks about two records per row (secondary + primary) plus the next key; more than
-  // that points at a scan. The seed's 5 locks for 2 rows is the indexed case and must not be flagged.
-  if (locks !== null && rows !== null && locks > 2 * Math.max(rows, 1) + 2) {
-    const [table, columns] = [...columnsByTable.entries()].find(([name]) => name !== null) ?? [
-      null,
-      columnsFor(null),
-    ];
-    return {
-      reason: 'locks-exceed-rows',
-      table,
-      columns: [...new Set([...columns, ...(columnsByTable.get(null) ?? [])])],
-      message: `${locks} record locks for ${rows} rows: the statement locks far more than it returns, a sign of a scan. Index the predicate columns so only the candidate rows are locked.`,
-    };
-  }
-  return null;
-}
-
-/** Column names in the WHERE of the statement's own query blocks, keyed by table (aliases resolved; null = unqualified). */
-export function predicateColumns(ast: AstNode): Map<string | null, string[]> {
-  const result = new Map<string | null, string[]>();
-  const blocks: AstNode[] = [];
-  for (let node: AstNode | undefined = ast; node; node = node._next as AstNode | undefined) blocks.push(node);
-  for (const block of blocks) {
-    const aliases = new Map<string, string>();
-    const sources = (
-      Array.isArray(block.from) ? block.from : Array.isArray(block.table) ? block.table : []
-    ) as AstNode[];
-    for (const source of sources) {
-      if (typeof source.table === 'string') {
-        aliases.set(source.table, source.table);
-        if (typeof source.as === 'string') aliases.set(source.as, source.table);
-      }
-    }
-    const single =
-      sources.length === 1 && typeof sources[0]?.table === 'string' ? (sources[0].table as string) : null;
-    const visit = (value: unknown): void => {
-      if (Array.isArray(value)) return value.forEach(visit);
-      if (!value || typeof value !== 'object') return;
-      const node = value as AstNode;
-      if (node.type === 'select' || 'ast' in node) return; // subqueries lock on their own
-      if (node.type === 'column_ref' && typeof node.column === 'string') {
-        const qualifier = typeof node.table === 'string' ? node.table : null;
-        const table = qualifier ? (aliases.get(qualifier) ?? qualifier) : single;
-        const list = result.get(table) ?? [];
-        if (!list.includes(node.column)) list.push(node.column);
-        result.set(table, list);
-        return;
-      }
-      for (const key in node) if (key !== 'loc') visit(node[key]);
-    };
-    visit(block.where);
-  }
-  return result;
 }

@@ -1,13 +1,9 @@
 // The result of one lock poll (the CLI/UI JSON contract of `sargable locks`); it only grows.
 
 import type { Deadlock, DeadlockHistoryEntry } from './deadlock.js';
-import type {
-  BatchingAdvice,
-  LockFootprintWarning,
-  LockRewrite,
-  LockingReadResult,
-  UnavailableRewrite,
-} from './rewrite.js';
+import type { BatchingAdvice } from './batching.js';
+import type { LockFootprintWarning } from './footprint.js';
+import type { LockRewrite, LockingReadResult, UnavailableRewrite } from './rewrite-types.js';
 import type { BlockingNode } from './tree.js';
 import type { LockCount, MetadataWait, WaitRow } from './types.js';
 

@@ -2,11 +2,8 @@
 // computed in the background for the live view) and the EXPLAIN-based lock footprint of a statement.
 
 import type { Connection } from 'mysql2/promise';
-import {
-  rewriteLockingRead,
-  assessLockFootprint,
-  type LockFootprintWarning,
-} from '../../core/locks/rewrite.js';
+import { rewriteLockingRead } from '../../core/locks/rewrite.js';
+import { assessLockFootprint, type LockFootprintWarning } from '../../core/locks/footprint.js';
 import { AdvisorError } from '../../shared/errors.js';
 import { assertViewsSafe, boundedQuery, DEFAULT_EXPLAIN_TIMEOUT_MS } from './explain.js';
 import { checkReadOnlyStatement } from './statement-guard.js';

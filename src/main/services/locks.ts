@@ -17,7 +17,8 @@
  */
 
 import type { Connection } from 'mysql2/promise';
-import { adviseBatching, type BatchingAdvice, type LockFootprintWarning } from '../../core/locks/rewrite.js';
+import { adviseBatching, type BatchingAdvice } from '../../core/locks/batching.js';
+import type { LockFootprintWarning } from '../../core/locks/footprint.js';
 import { containsLockingClause } from '../../core/locks/locking-clause.js';
 import { buildBlockingForest } from '../../core/locks/tree.js';
 import { AdvisorError } from '../../shared/errors.js';

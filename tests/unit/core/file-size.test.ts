@@ -17,7 +17,6 @@ const PENDING_SPLITS: Record<string, number> = {
   'src/core/slowlog/digest.ts': 1150,
   'src/core/slowlog/parser.ts': 1150,
   'src/core/indexing/design.ts': 850,
-  'src/core/locks/rewrite.ts': 800,
   'src/core/sql/side-effects.ts': 800,
   'src/core/advice/index-ddl.ts': 800,
   'src/core/workspace/model.ts': 680,

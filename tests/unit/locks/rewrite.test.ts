@@ -4,7 +4,9 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { capabilitiesFor, type Flavor } from '../../../src/core/flavors/capabilities.js';
-import { adviseBatching, assessLockFootprint, rewriteLockingRead } from '../../../src/core/locks/rewrite.js';
+import { adviseBatching } from '../../../src/core/locks/batching.js';
+import { assessLockFootprint } from '../../../src/core/locks/footprint.js';
+import { rewriteLockingRead } from '../../../src/core/locks/rewrite.js';
 
 interface Case {
   sql: string;
