@@ -14,40 +14,30 @@ import { type AstNode, columnRefs, isNode } from '../sql/ast.js';
 import type { PredicateSite } from '../sql/predicates.js';
 import type { ResolvedColumn } from '../rules/engine.js';
 import type { WrappedOperand } from '../sql/wrapping.js';
-import { isConstant, likePrefixPattern, literalOf } from './literals.js';
+import { isConstant, literalOf } from './literals.js';
 import {
   checkFunctionalKeyParts,
   builtinFunctions,
   existingIndexServing,
   expressionIndexBlockers,
   functionsIn,
-  generatedColumnType,
+  generatedKeyPrefix,
   indexExpressionText,
   jsonShape,
   JSON_CHAR_LENGTH,
-  KEY_PREFIX_LENGTH,
   keyPartsSql,
   LOW_CARDINALITY,
-  MAX_KEY_BYTES,
   NONDETERMINISTIC_FUNCTIONS,
-  plainKeyParts,
   quoteIdentifier,
   returnsBlobOrText,
   uniqueName,
   wrapperToken,
   type ProposedPart,
 } from './index-ddl.js';
+import { generatedColumnType } from './generated-type.js';
+import { plainIndexAdvice } from './plain-index.js';
 import { exactRewrite } from './rewrites.js';
-import {
-  ancestorsOf,
-  columnNode,
-  compareNode,
-  editStatement,
-  isConjunct,
-  numberNode,
-  stringNode,
-} from './sql-edit.js';
-import { declaredLength, effectiveCharset, effectiveCollation } from './column-types.js';
+import { ancestorsOf, columnNode, editStatement, isConjunct, numberNode } from './sql-edit.js';
 
 /** How existing indexes relate to the expression (mirrors rules/utils/wrapped-site `Served`). */
 export type ServedBy =
@@ -352,90 +342,6 @@ export function adviseWrapped(input: WrappedAdviceInput): Advice {
   return { suggestions, notes };
 }
 
-/** Collations whose LIKE matches code point by code point (no contractions): a suffix of the column is a prefix of its REVERSE(). */
-const SYMMETRIC_LIKE_COLLATION =
-  /^[a-z0-9]+_(general_ci|general_cs|bin|unicode_ci|unicode_520_ci|0900_ai_ci|0900_as_ci|0900_as_cs|0900_bin|uca1400_ai_ci|uca1400_ai_cs|uca1400_as_ci|uca1400_as_cs|swedish_ci)$/;
-
-/**
- * A suffix search (`email LIKE '%@example.com'`) as a prefix search on an indexed generated column
- * holding REVERSE(email): `email_reversed LIKE 'moc.elpmaxe@%'`. The column is declared with the
- * column's collation, and the query must name it (no server substitutes a generated column for LIKE).
- */
-export function suffixSearchAdvice(input: {
-  sql: string;
-  ast: AstNode;
-  server: ServerInfo;
-  site: PredicateSite;
-  column: ResolvedColumn;
-  suffix: string;
-}): { suggestion?: Suggestion; note?: string } {
-  const { column, server } = input;
-  const info = column.info;
-  const table = column.table;
-  if (!info || !table) return {};
-  if (!server.capabilities.indexedVirtualColumns)
-    return { note: 'This server cannot index a generated column, so a suffix search always scans.' };
-  const length = declaredLength(info);
-  const collation = effectiveCollation(info, table);
-  const charset = effectiveCharset(info, table);
-  if (!length || !collation || !charset || !/char/i.test(info.dataType))
-    return {
-      note: `No REVERSE() column proposed: ${!length ? `the length of ${info.name} is unknown (CHAR/VARCHAR only)` : `the collation of ${info.name} is unknown`}.`,
-    };
-  if (!SYMMETRIC_LIKE_COLLATION.test(collation))
-    return {
-      note: `No REVERSE() column proposed: ${collation} may treat letter sequences as one (contractions), so a reversed prefix search is not proven equivalent.`,
-    };
-  if (input.site.node.escape) return {};
-  const columnName = uniqueName(
-    `${info.name}_reversed`,
-    table.columns.map((candidate) => candidate.name),
-  );
-  const indexName = uniqueName(
-    `idx_${table.name}_${columnName}`,
-    table.indexes.map((index) => index.name),
-  );
-  const type = `VARCHAR(${length}) CHARACTER SET ${charset} COLLATE ${collation}`;
-  const parts: ProposedPart[] = [{ column: columnName, ...generatedKeyPrefix(type) }];
-  const backslashEscapes = !/NO_BACKSLASH_ESCAPES/i.test(server.sqlMode.session);
-  const reversed = [...input.suffix].reverse().join('');
-  const edited = editStatement(
-    input.sql,
-    input.ast,
-    input.site.node,
-    compareNode(
-      'LIKE',
-      columnNode(column.qualifier, columnName),
-      stringNode(likePrefixPattern(reversed, backslashEscapes)),
-    ),
-    server.flavor,
-  );
-  if (!edited) return {};
-  return {
-    suggestion: {
-      kind: 'generated-column',
-      equivalent: true,
-      ddl: [
-        `ALTER TABLE ${quoteIdentifier(table.name)} ADD COLUMN ${quoteIdentifier(columnName)} ${type} GENERATED ALWAYS AS (REVERSE(${quoteIdentifier(info.name)})) VIRTUAL, ADD INDEX ${quoteIdentifier(indexName)} (${keyPartsSql(parts)});`,
-      ],
-      indexName,
-      rewrittenSql: edited.sql,
-      notes: [
-        `LIKE matches character by character, so ${info.name} ends with '${input.suffix}' exactly when REVERSE(${info.name}) starts with '${reversed}': the rewritten query seeks the index on ${columnName}.`,
-        `The query must name ${columnName}: no server substitutes a generated column for LIKE. Writes maintain it; a VIRTUAL column stores nothing in the rows, only the index takes space.`,
-      ],
-    },
-  };
-}
-
-/** A prefix for an index on a generated string column longer than InnoDB's 3072-byte key (MySQL 1071). */
-function generatedKeyPrefix(sql: string): { prefixLength?: number } {
-  const match = /^VARCHAR\((\d+)\) CHARACTER SET (\w+)/i.exec(sql);
-  if (!match) return {};
-  const perChar = { latin1: 1, ascii: 1, utf8: 3, utf8mb3: 3, ucs2: 2 }[match[2]?.toLowerCase() ?? ''] ?? 4;
-  return Number(match[1]) * perChar > MAX_KEY_BYTES ? { prefixLength: KEY_PREFIX_LENGTH } : {};
-}
-
 /** Arithmetic whose result is DECIMAL: division, a decimal constant, or a DECIMAL column. */
 function decimalValued(wrapped: WrappedAdviceInput['wrapped'], columns: readonly ResolvedColumn[]): boolean {
   if (wrapped.kind !== 'arithmetic') return false;
@@ -477,48 +383,6 @@ function otherConstant(other: AstNode): boolean {
   if (other.type === 'expr_list' && Array.isArray(other.value))
     return other.value.every((item) => isConstant(item));
   return isConstant(other) || other.type === 'null';
-}
-
-/**
- * A plain index on `column` (after the query's equality columns), or a note naming the existing
- * index that already serves it (an index leading with the same parts, or with the column).
- */
-export function plainIndexAdvice(
-  table: TableInfo,
-  column: string,
-  equalityColumns: readonly string[] = [],
-  /** The query the index is for when it is not the statement as written (a rewrite). */
-  servesSql?: string,
-): { suggestion?: Suggestion; note?: string } {
-  const keyed = plainKeyParts(table, [...equalityColumns, column]);
-  if (!keyed.ok) return { note: `No index proposed on ${column}: ${keyed.reason}.` };
-  const parts = keyed.parts;
-  const last = parts[parts.length - 1] as ProposedPart;
-  const existing = existingIndexServing(table, parts) ?? existingIndexServing(table, [last]);
-  if (existing) return { note: `Existing index ${existing.name} serves the predicate on ${column}.` };
-  const suggestion = indexSuggestion(table, parts, [
-    `Lets the predicate on ${column} seek instead of scanning.`,
-    ...keyed.notes,
-  ]);
-  if (servesSql) suggestion.rewrittenSql = servesSql;
-  return { suggestion };
-}
-
-function indexSuggestion(table: TableInfo, parts: ProposedPart[], notes: string[]): Suggestion {
-  const names = parts.map((part) => ('column' in part ? part.column : 'expr'));
-  const indexName = uniqueName(
-    `idx_${table.name}_${names.join('_')}`,
-    table.indexes.map((index) => index.name),
-  );
-  return {
-    kind: 'index',
-    equivalent: true,
-    ddl: [
-      `ALTER TABLE ${quoteIdentifier(table.name)} ADD INDEX ${quoteIdentifier(indexName)} (${keyPartsSql(parts)});`,
-    ],
-    indexName,
-    notes,
-  };
 }
 
 const NUMERIC_OR_TEMPORAL_CAST =

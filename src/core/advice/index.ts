@@ -1,12 +1,7 @@
 // The advice module: suggestions (rewrites, indexes, generated columns) for findings.
-export {
-  adviseWrapped,
-  plainIndexAdvice,
-  suffixSearchAdvice,
-  type Advice,
-  type WrappedAdviceInput,
-  type ServedBy,
-} from './advise.js';
+export { adviseWrapped, type Advice, type WrappedAdviceInput, type ServedBy } from './advise.js';
+export { plainIndexAdvice } from './plain-index.js';
+export { suffixSearchAdvice } from './suffix-search.js';
 export {
   checkFunctionalKeyParts,
   type IndexSpec,

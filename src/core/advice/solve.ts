@@ -12,7 +12,7 @@ import { columnRefs, isNode } from '../sql/ast.js';
 import type { AstNode } from '../sql/ast.js';
 import type { ColumnInfo } from '../model/schema.js';
 import { isIntegerColumn, isUnsigned } from './column-types.js';
-import { DIV_PRECISION_INCREMENT } from './index-ddl.js';
+import { DIV_PRECISION_INCREMENT } from './generated-type.js';
 
 /** An exact rational n/d, d > 0. */
 interface Q {

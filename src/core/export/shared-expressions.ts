@@ -11,7 +11,8 @@
 // only. Expressions an existing index already keys on are left as they are, with a remark: fixing
 // those means rebuilding that index, which the export never does on its own.
 
-import { generatedColumnType, MAX_KEY_BYTES, uniqueName, wrapperToken } from '../advice/index-ddl.js';
+import { generatedColumnType } from '../advice/generated-type.js';
+import { MAX_KEY_BYTES, uniqueName, wrapperToken } from '../advice/index-ddl.js';
 import type { Flavor } from '../flavors/capabilities.js';
 import { findColumn, type TableInfo } from '../model/schema.js';
 import { columnRefs, isNode } from '../sql/ast.js';

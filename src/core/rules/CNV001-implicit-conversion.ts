@@ -1,6 +1,6 @@
 // CNV001: a string column compared with a number: the server compares as numbers, row by row, and no index helps.
 
-import { plainIndexAdvice } from '../advice/advise.js';
+import { plainIndexAdvice } from '../advice/plain-index.js';
 import { isStringColumn } from '../advice/column-types.js';
 import { literalOf } from '../advice/literals.js';
 import { editStatement, stringNode } from '../advice/sql-edit.js';

@@ -1,6 +1,6 @@
 // LIK001: `LIKE '%…'` — a pattern that starts with a wildcard cannot seek a B-tree index.
 
-import { suffixSearchAdvice } from '../advice/advise.js';
+import { suffixSearchAdvice } from '../advice/suffix-search.js';
 import { literalOf } from '../advice/literals.js';
 import { isNode } from '../sql/ast.js';
 import { defineRule, spanOf } from './engine.js';

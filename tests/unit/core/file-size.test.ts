@@ -18,10 +18,8 @@ const PENDING_SPLITS: Record<string, number> = {
   'src/core/slowlog/parser.ts': 1150,
   'src/core/indexing/design.ts': 850,
   'src/core/sql/side-effects.ts': 800,
-  'src/core/advice/index-ddl.ts': 800,
   'src/core/workspace/model.ts': 680,
   'src/core/capture/digest-delta.ts': 660,
-  'src/core/advice/advise.ts': 660,
   'src/main/services/explain.ts': 680,
 };
 
