@@ -32,12 +32,13 @@ Options:
                             generated-column or index
   --flavor mysql|mariadb|percona   target flavor (default: the workspace's or report's, else mysql)
   --server-version X.Y.Z    target version (default: the workspace's or report's)
-  --variant sql|pt-osc|gh-ost      plain script for the mysql client (default), or command lines
+  --variant sql|pt-osc|gh-ost      plain script for the mysql client (default), or a bash script
+                            that dry-runs pt-online-schema-change / gh-ost per table (--execute to apply)
   --rollback                write the rollback script instead
   --idempotent              add IF NOT EXISTS / IF EXISTS guards where the server has them (MariaDB)
   --split-online            add new VIRTUAL columns first (INSTANT), then index them with LOCK=NONE
   --schema FILE             current CREATE TABLE statements: suggestions that no longer apply are set aside
-  --database NAME           database for the header, USE hint and pt-osc/gh-ost commands
+  --database NAME           database for the header, USE hint and pt-osc/gh-ost scripts
   --lock-wait-timeout N     seconds for SET SESSION lock_wait_timeout (default 10)
   -h, --help                show this help
 

@@ -5,6 +5,7 @@ import { flavorName } from '../flavors/names.js';
 import { keyPartsText, quoteName } from './alter-clauses.js';
 import { onlineClause, onlineModeFor, rollbackMode, shapeOf, type OnlineMode } from './online-ddl.js';
 import type { ExportItem, ExportPlan, PlannedColumn, PlannedIndex, TablePlan } from './plan.js';
+import { renderShellScript, type ShellRun } from './shell-script.js';
 
 /** Script variants. `sql` is a plain script for the `mysql`/`mariadb` client. */
 export const exportVariants = ['sql', 'pt-osc', 'gh-ost'] as const;
@@ -290,8 +291,10 @@ export function renderScript(plan: ExportPlan, options: RenderOptions): Rendered
   const body: string[] = [];
   const rollback = Boolean(options.rollback);
 
+  const runs: ShellRun[] = [];
   const tables = rollback ? [...plan.tables].reverse() : plan.tables;
   for (const table of tables) {
+    const tableStart = body.length + 1;
     body.push(
       '',
       `-- Table ${table.table}${table.info?.rowsEstimate != null ? ` (≈ ${table.info.rowsEstimate.toLocaleString('en-US')} rows)` : ''}`,
@@ -311,7 +314,8 @@ export function renderScript(plan: ExportPlan, options: RenderOptions): Rendered
       ];
       const mode = rollbackMode(capabilities);
       statements.push({ table: table.table, sql: alterText(table.table, clauses, mode), mode });
-      body.push(...variantText(variant, table.table, clauses, mode, options));
+      if (variant === 'sql') body.push(alterText(table.table, clauses, mode));
+      else runs.push(shellRun(table.table, clauses, body.splice(tableStart)));
       continue;
     }
     for (const column of table.columns)
@@ -327,6 +331,14 @@ export function renderScript(plan: ExportPlan, options: RenderOptions): Rendered
           index.remarks,
         ),
       );
+    if (variant !== 'sql') {
+      // The tool copies the table: one run per table with every clause, ALGORITHM/LOCK do not apply.
+      const clauses = forwardStatements(table, capabilities, false, guard).flatMap((part) => part.clauses);
+      const mode: OnlineMode = { algorithm: null, lock: null, effect: `${variant} copies the table` };
+      statements.push({ table: table.table, sql: alterText(table.table, clauses, mode), mode });
+      runs.push(shellRun(table.table, clauses, body.splice(tableStart)));
+      continue;
+    }
     for (const { clauses, mode } of forwardStatements(
       table,
       capabilities,
@@ -339,48 +351,47 @@ export function renderScript(plan: ExportPlan, options: RenderOptions): Rendered
         statementWarnings.push(`${table.table}: ${mode.warning}`);
       }
       statements.push({ table: table.table, sql: alterText(table.table, clauses, mode), mode });
-      body.push(...variantText(variant, table.table, clauses, mode, options));
+      body.push(alterText(table.table, clauses, mode));
     }
   }
 
-  const title = `${rollback ? 'Rollback of the' : 'Sargable'} index changes${variant === 'sql' ? '' : ` (${variant === 'pt-osc' ? 'pt-online-schema-change' : 'gh-ost'} commands)`}`;
-  const lines = [...header(plan, options, title, warnings), ...guardNote(options, capabilities)];
-  if (variant === 'sql') {
-    lines.push(
-      `-- Run with: ${options.flavor === 'mariadb' ? 'mariadb' : 'mysql'} ${options.database ? `--database=${options.database} ` : ''}< this-file.sql`,
-      '',
-      `-- Give up after ${options.lockWaitTimeout ?? 10} s waiting for the table's metadata lock instead of queueing every other query behind the DDL (the default wait is a year on MySQL, a day on MariaDB).`,
-      `SET SESSION lock_wait_timeout = ${options.lockWaitTimeout ?? 10};`,
-    );
-  } else {
-    lines.push(
-      '-- Run each command in a shell (dry-run first: replace --execute by --dry-run). The tool copies the table; ALGORITHM/LOCK do not apply.',
-      ...(variant === 'gh-ost'
-        ? ['-- gh-ost may never finish its row copy under a heavy write load: watch its status and throttle.']
-        : []),
-    );
+  const title = `${rollback ? 'Rollback of the' : 'Sargable'} index changes${variant === 'sql' ? '' : ` (${variant === 'pt-osc' ? 'pt-online-schema-change' : 'gh-ost'} script)`}`;
+  const head = [...header(plan, options, title, warnings), ...guardNote(options, capabilities)];
+  const tail = rollback ? [] : skippedSection(plan);
+  if (variant !== 'sql') {
+    const text = renderShellScript({
+      tool: variant,
+      header: [
+        ...head.map(uncomment),
+        'The tool copies the table (triggers or the binlog keep it in sync); ALGORITHM/LOCK do not apply.',
+        ...(variant === 'gh-ost'
+          ? ['gh-ost may never finish its row copy under a heavy write load: watch its status and throttle.']
+          : []),
+      ],
+      database: options.database ?? null,
+      runs,
+      footer: tail.filter((line) => line !== '').map(uncomment),
+    });
+    return { text, statements, warnings: [...warnings, ...statementWarnings] };
   }
-  lines.push(...body, ...(rollback ? [] : skippedSection(plan)));
+  const lines = [
+    ...head,
+    `-- Run with: ${options.flavor === 'mariadb' ? 'mariadb' : 'mysql'} ${options.database ? `--database=${options.database} ` : ''}< this-file.sql`,
+    '',
+    `-- Give up after ${options.lockWaitTimeout ?? 10} s waiting for the table's metadata lock instead of queueing every other query behind the DDL (the default wait is a year on MySQL, a day on MariaDB).`,
+    `SET SESSION lock_wait_timeout = ${options.lockWaitTimeout ?? 10};`,
+    ...body,
+    ...tail,
+  ];
   return { text: `${lines.join('\n')}\n`, statements, warnings: [...warnings, ...statementWarnings] };
 }
 
-function shellQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
+/** A `-- ` comment line as plain text (for the shell script's `#` comments). */
+function uncomment(line: string): string {
+  return line.replace(/^-- ?/, '');
 }
 
-function variantText(
-  variant: ExportVariant,
-  table: string,
-  clauses: readonly string[],
-  mode: OnlineMode,
-  options: RenderOptions,
-): string[] {
-  if (variant === 'sql') return [alterText(table, clauses, mode)];
-  const alter = clauses.join(', ');
-  const database = options.database ?? '<database>';
-  if (variant === 'pt-osc')
-    return [`-- pt-online-schema-change --alter ${shellQuote(alter)} D=${database},t=${table} --execute`];
-  return [
-    `-- gh-ost --database=${shellQuote(database)} --table=${shellQuote(table)} --alter=${shellQuote(alter)} --allow-on-master --execute`,
-  ];
+/** One tool run: the table's clauses joined, the comment lines rendered above it. */
+function shellRun(table: string, clauses: readonly string[], described: string[]): ShellRun {
+  return { table, alter: clauses.join(', '), comments: described.map(uncomment) };
 }

@@ -98,11 +98,11 @@ export function ExportPanel({
     };
   }, [api, profileId, flavor, version, variant, rollback, connectionId, items]);
 
-  // Only the plain SQL script can be applied here (pt-osc / gh-ost are shell commands; the rollback drops).
+  // Only the plain SQL script can be applied here (pt-osc / gh-ost are bash scripts; the rollback drops).
   const applyBlocked = !connectionId
     ? 'Apply DDL needs a live connection to the server.'
     : variant !== 'sql' || rollback
-      ? 'Only the SQL script can be applied (not the rollback or the pt-osc / gh-ost commands).'
+      ? 'Only the SQL script can be applied (not the rollback or the pt-osc / gh-ost scripts: download and run those in a shell).'
       : !script || script.statements.length === 0
         ? 'Nothing to apply: accept a suggestion in the Findings panel first.'
         : null;
