@@ -1,0 +1,130 @@
+// Workspace items: a suggestion on a table with the queries it serves, its status and verification.
+//
+// Design note: items are keyed by a stable id (a checksum of the table and the normalized DDL), so the
+// same suggestion reached from several queries is one item listing every query (each query class once,
+// by its fingerprint checksum).
+
+import { checksum, fingerprint } from '../fingerprint/index.js';
+import type { Suggestion } from '../model/report.js';
+import { verificationOf } from './verification.js';
+import {
+  WORKSPACE_FORMAT,
+  WORKSPACE_VERSION,
+  type SourceOrigin,
+  type SourceQuery,
+  type VerificationRecord,
+  type Workspace,
+  type WorkspaceItem,
+  type WorkspaceProfile,
+} from './types.js';
+
+/** A new, empty workspace for a profile. */
+export function emptyWorkspace(profile: WorkspaceProfile, now: string): Workspace {
+  return {
+    format: WORKSPACE_FORMAT,
+    version: WORKSPACE_VERSION,
+    profile,
+    savedAt: now,
+    items: [],
+    notes: [],
+  };
+}
+
+/** A source record for a query text (fingerprint and class checksum computed here). */
+export function sourceQuery(
+  sql: string,
+  origin: SourceOrigin,
+  extra: Partial<SourceQuery> = {},
+): SourceQuery {
+  const print = fingerprint(sql);
+  return { sql, fingerprint: print, checksum: checksum(print), origin, ...extra };
+}
+
+/** Stable id of a suggestion on a table: the same DDL (modulo spacing, case and backticks) gets the same id. */
+export function itemId(table: string, suggestion: Pick<Suggestion, 'kind' | 'ddl'>): string {
+  const normalized = suggestion.ddl
+    .map((statement) =>
+      statement
+        .replace(/[`;]/g, ' ')
+        .replace(/\s*([^\w\s])\s*/g, '$1')
+        .replace(/\s+/g, ' ')
+        .trim()
+        .toLowerCase(),
+    )
+    .join('\n');
+  return checksum(`${table.toLowerCase()}\n${suggestion.kind}\n${normalized}`);
+}
+
+/**
+ * Add a suggestion (status `accepted` unless given) or, when the same suggestion is already there,
+ * merge its source queries into the existing item (same fingerprint checksum = same query class).
+ */
+export function addItem(
+  workspace: Workspace,
+  table: string,
+  suggestion: Suggestion,
+  sources: readonly SourceQuery[],
+  now: string,
+  status: WorkspaceItem['status'] = 'accepted',
+): WorkspaceItem {
+  const id = itemId(table, suggestion);
+  let item = workspace.items.find((candidate) => candidate.id === id);
+  if (!item) {
+    item = { id, status, table, suggestion, sources: [], updatedAt: now };
+    workspace.items.push(item);
+  } else if (item.status === 'pending' && status === 'accepted') {
+    // Verified first (kept as pending), accepted now.
+    item.status = 'accepted';
+  }
+  for (const source of sources)
+    if (!item.sources.some((known) => known.checksum === source.checksum)) item.sources.push(source);
+  const verification = verificationOf(suggestion.verification);
+  if (verification && !item.verification) item.verification = verification;
+  item.updatedAt = now;
+  return item;
+}
+
+/** Accept an item (clears a dismissal). Returns false when the id is unknown. */
+export function acceptItem(workspace: Workspace, id: string, now: string): boolean {
+  const item = workspace.items.find((candidate) => candidate.id === id);
+  if (!item) return false;
+  item.status = 'accepted';
+  delete item.dismissReason;
+  item.updatedAt = now;
+  return true;
+}
+
+/** Dismiss an item with a reason. Returns false when the id is unknown. */
+export function dismissItem(workspace: Workspace, id: string, reason: string, now: string): boolean {
+  const item = workspace.items.find((candidate) => candidate.id === id);
+  if (!item) return false;
+  item.status = 'dismissed';
+  item.dismissReason = reason;
+  item.updatedAt = now;
+  return true;
+}
+
+/** Record a verification result on an item. */
+export function recordVerification(workspace: Workspace, id: string, record: VerificationRecord): boolean {
+  const item = workspace.items.find((candidate) => candidate.id === id);
+  if (!item) return false;
+  item.verification = record;
+  item.updatedAt = record.verifiedAt;
+  return true;
+}
+
+/**
+ * Keep a what-if result: on the item of that suggestion when the workspace has it, else as a new
+ * `pending` item (accepting the suggestion later keeps the record). Returns the item.
+ */
+export function keepVerification(
+  workspace: Workspace,
+  table: string,
+  suggestion: Suggestion,
+  sources: readonly SourceQuery[],
+  record: VerificationRecord,
+): WorkspaceItem {
+  const item = addItem(workspace, table, suggestion, sources, record.verifiedAt, 'pending');
+  item.verification = record;
+  return item;
+}
