@@ -15,7 +15,6 @@ const DATA_TABLES = new Set(['src/core/sqlmode/data.ts']);
 const PENDING_SPLITS: Record<string, number> = {
   'src/core/slowlog/digest.ts': 1150,
   'src/core/slowlog/parser.ts': 1150,
-  'src/core/indexing/design.ts': 850,
   'src/core/sql/side-effects.ts': 800,
   'src/core/capture/digest-delta.ts': 660,
   'src/main/services/explain.ts': 680,
