@@ -1,5 +1,5 @@
 // Job progress as events (job.events): a real slow-log digest reports progress and completes, a cancel stops it,
-// and a job that runs SQL is stopped on the server (KILL QUERY of our own connection) on both servers.
+// and the slow-log window's mysql.slow_log read is stopped on the server (KILL QUERY of our own connection) on both servers.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,13 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEventHandlers } from '../../src/main/events.js';
 import { createHandlers } from '../../src/main/handlers/index.js';
 import { CaptureService } from '../../src/main/services/capture.js';
-import { ConnectionService, queryKiller } from '../../src/main/services/connection.js';
+import { ConnectionService } from '../../src/main/services/connection.js';
 import { FileGrants } from '../../src/main/services/file-grants.js';
-import { boundedQuery } from '../../src/main/services/explain.js';
 import type { JobStatusReply } from '../../src/shared/api/capture.js';
 import { createListen, localEventTransport } from '../../src/shared/events.js';
 import { followJob } from '../../src/renderer/state/job.js';
-import { connect, testServers } from '../support/db.js';
+import { connect } from '../support/db.js';
+import { flavors, startServer, type TestServer } from '../support/servers.js';
 
 const workload = fileURLToPath(new URL('../fixtures/slowlogs/generated/mysql-workload.log', import.meta.url));
 
@@ -77,53 +77,98 @@ describe('slow-log digest job as events', () => {
   });
 });
 
-describe.each(testServers())('a job that runs SQL: $flavor', ({ url }) => {
-  it('cancel kills our statement on the server; the connection stays usable', async () => {
+/*
+ * The real job that runs SQL: the slow-log window (capture.slowLogWindow) reads mysql.slow_log once the
+ * window is over. mysql.slow_log is a CSV table without indexes, so each batch SELECT scans the file up
+ * to the cursor; with ~150 MB of earlier rows one read takes seconds on both servers. A cancel during
+ * that read must kill it on the server (KILL QUERY of our own connection): the processlist shows our
+ * reader idle again well before the scan could have finished by itself. Own servers: the test fills
+ * mysql.slow_log through the global slow-log settings.
+ */
+describe.each(flavors)('the slow-log window job, cancelled while it reads mysql.slow_log: %s', (flavor) => {
+  let server: TestServer;
+  /** How long one full scan of the filled mysql.slow_log takes on this server. */
+  let scanMs: number;
+
+  beforeAll(async () => {
+    server = await startServer(flavor);
+    const admin = await connect(server.url);
+    await admin.query("SET GLOBAL log_output = 'TABLE'");
+    await admin.query('SET GLOBAL long_query_time = 0');
+    await admin.query('SET GLOBAL slow_query_log = ON');
+    // A new session picks the global values up (MariaDB's slow_query_log is per session too).
+    const filler = await connect(server.url);
+    const pad = 'x'.repeat(1024 * 1024);
+    for (let i = 0; i < 150; i++) await filler.query(`SELECT ${i} AS filler /* ${pad} */`);
+    await filler.end();
+    await admin.query('SET GLOBAL slow_query_log = OFF');
+    await admin.query('SET GLOBAL long_query_time = 10');
+    await admin.query("SET GLOBAL log_output = 'FILE'");
+    const started = Date.now();
+    await admin.query('SELECT COUNT(*) FROM mysql.slow_log');
+    scanMs = Date.now() - started;
+    await admin.end();
+  });
+  afterAll(async () => server?.stop());
+
+  it('cancel kills our read on the server; the settings are restored and the connection stays usable', async () => {
+    // Without a scan of seconds the check below could not tell a kill from a read that just ended.
+    expect(scanMs).toBeGreaterThan(1500);
     const { services, listen } = faces();
-    const { connectionId } = await services.connections.openConnection({ dsn: url });
-    const admin = await connect(url);
-    const tag = `sargable_job_${Math.random().toString(36).slice(2)}`;
-    const inProcesslist = async () => {
-      const [rows] = await admin.query<RowDataPacket[]>(
-        'SELECT ID FROM information_schema.PROCESSLIST WHERE INFO LIKE ? AND ID <> CONNECTION_ID()',
-        [`%${tag}%`],
-      );
-      return rows.length;
-    };
+    const api = createHandlers(services);
+    const { connectionId } = await services.connections.openConnection({ dsn: server.url });
+    const admin = await connect(server.url);
     try {
-      const { connection, target } = services.connections.get(connectionId);
-      const jobId = services.capture!.startJob('sql', (signal) =>
-        // A read the analysis session allows (SLEEP is refused there) that runs for minutes: a 4-way cross
-        // join with a condition on every row (a bare COUNT(*) is answered from statistics).
-        boundedQuery(
-          connection,
-          `SELECT /* ${tag} */ COUNT(*) FROM mysql.help_topic a, mysql.help_topic b, mysql.help_topic c, mysql.help_topic d WHERE a.help_topic_id + b.help_topic_id + c.help_topic_id + d.help_topic_id < 0`,
-          {
-            timeoutMs: 120_000,
-            signal,
-            killQuery: queryKiller(target),
-          },
-        ),
-      );
-      // The statement is running on the server.
-      for (let tries = 0; (await inProcesslist()) === 0; tries++) {
-        expect(tries).toBeLessThan(100);
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      const { connection } = services.connections.get(connectionId);
+      const [idRows] = await connection.query<RowDataPacket[]>('SELECT CONNECTION_ID() AS id');
+      const readerId = Number(idRows[0]?.id);
+      /** What our reader session runs now (null when idle), from the processlist. */
+      const readerRuns = async (): Promise<string | null> => {
+        const [rows] = await admin.query<RowDataPacket[]>(
+          'SELECT INFO FROM information_schema.PROCESSLIST WHERE ID = ?',
+          [readerId],
+        );
+        expect(rows).toHaveLength(1); // KILL QUERY, never KILL CONNECTION
+        return (rows[0]?.INFO as string | null) ?? null;
+      };
+      const { jobId } = await api['capture.slowLogWindow']({
+        connectionId,
+        seconds: 1,
+        longQueryTime: 0,
+        consent: true,
+      });
       const seen: JobStatusReply[] = [];
       const following = followJob(listen, jobId, (status) => seen.push(status));
-      const started = Date.now();
-      await services.capture!.cancelJob(jobId);
+      // The window runs (1 s), then the job reads mysql.slow_log on the reader session.
+      const deadline = Date.now() + 60_000;
+      let running = await readerRuns();
+      while (!running?.includes('mysql.slow_log')) {
+        expect(Date.now()).toBeLessThan(deadline);
+        expect(seen.at(-1)?.state ?? 'running').toBe('running');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        running = await readerRuns();
+      }
+      const cancelledAt = Date.now();
+      await api['job.cancel']({ jobId });
       const final = await following;
       expect(final).toMatchObject({ state: 'cancelled', error: { code: 'CANCELLED' } });
-      expect(Date.now() - started).toBeLessThan(10_000);
-      // Gone from the processlist (KILL QUERY lands within moments), and the session still answers.
-      let left = await inProcesslist();
-      for (let tries = 0; left > 0 && tries < 40; tries++) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        left = await inProcesslist();
+      // Gone from the processlist long before the scan would have ended by itself.
+      let left = await readerRuns();
+      while (left?.includes('mysql.slow_log') && Date.now() - cancelledAt < scanMs) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+        left = await readerRuns();
       }
-      expect(left).toBe(0);
+      expect(left).toBeNull();
+      expect(Date.now() - cancelledAt).toBeLessThan(scanMs / 2);
+      // The window restored the settings before the read, and the session still answers.
+      const [settings] = await admin.query<RowDataPacket[]>(
+        "SHOW GLOBAL VARIABLES WHERE Variable_name IN ('slow_query_log', 'log_output', 'long_query_time')",
+      );
+      expect(Object.fromEntries(settings.map((row) => [row.Variable_name, row.Value]))).toEqual({
+        log_output: 'FILE',
+        long_query_time: '10.000000',
+        slow_query_log: 'OFF',
+      });
       const [rows] = await connection.query<RowDataPacket[]>('SELECT 1 AS one');
       expect(Number(rows[0]?.one)).toBe(1);
     } finally {

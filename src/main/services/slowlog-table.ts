@@ -72,6 +72,14 @@ export interface SlowLogTableResult extends DigestResult {
 
 const SELECT_COLUMNS = `SELECT ${CAPTURE_MARKER} UNIX_TIMESTAMP(start_time) AS start_epoch, slow_log.* FROM mysql.slow_log`;
 
+/**
+ * A condition true for every row, so that every row the scan reads passes a filter. MySQL 8.0 skips
+ * the rows of `LIMIT offset` without looking at KILL QUERY (a batch deep into a large table ran on
+ * for seconds after a cancel); a filter checks the kill flag after each row, so the batch stops at
+ * once. `sql_text` is NOT NULL, so LENGTH() >= 0 always holds and the optimizer cannot drop it.
+ */
+const EVERY_ROW_KILLABLE = 'WHERE LENGTH(sql_text) >= 0';
+
 function anchorOf(row: RowDataPacket): string {
   const sql = row.sql_text as Buffer | string;
   return `${String(row.start_epoch)}|${String(row.thread_id)}|${String(row.query_time)}|${sql.length}`;
@@ -98,7 +106,7 @@ async function selectRows(
   cancel?: { signal?: AbortSignal; killQuery?: QueryKiller },
 ): Promise<RowDataPacket[]> {
   const statement: QueryOptions = {
-    sql: `${SELECT_COLUMNS} LIMIT ?, ?`,
+    sql: `${SELECT_COLUMNS} ${EVERY_ROW_KILLABLE} LIMIT ?, ?`,
     values: [offset, count],
     // MariaDB's sql_text is MEDIUMTEXT: read its bytes, like MySQL's MEDIUMBLOB.
     typeCast: (field, next) => (field.name === 'sql_text' ? field.buffer() : next()),
