@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { analyze } from '../../src/core/analyze.js';
 import { walkPlan } from '../../src/core/explain/index.js';
 import { ConnectionService, resolveTarget } from '../../src/main/services/connection.js';
-import { explainStatement, verifyWhatIf } from '../../src/main/services/explain.js';
+import { explainStatement } from '../../src/main/services/explain.js';
+import { verifyWhatIf } from '../../src/main/services/what-if.js';
 import { loadSchema } from '../../src/main/services/schema.js';
 import { connect, scratchDatabaseName, testServers } from '../support/db.js';
 

@@ -9,7 +9,7 @@ import {
   type Severity,
 } from '../../core/model/report.js';
 import type { ConnectionTarget } from '../../main/services/connection.js';
-import { verifyWhatIf } from '../../main/services/explain.js';
+import { verifyWhatIf } from '../../main/services/what-if.js';
 import { AdvisorError } from '../../shared/errors.js';
 import type { ServerInfo } from '../../core/model/server-info.js';
 import { loadSchema } from '../../main/services/schema.js';

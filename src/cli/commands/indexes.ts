@@ -14,7 +14,7 @@ import type { ServerInfo } from '../../core/model/server-info.js';
 import { offlineServerInfo } from '../../core/sqlmode/modes.js';
 import { binaryToDisplay } from '../../core/slowlog/index.js';
 import { ConnectionService, type ConnectionTarget } from '../../main/services/connection.js';
-import { verifyWhatIf } from '../../main/services/explain.js';
+import { verifyWhatIf } from '../../main/services/what-if.js';
 import { AdvisorError } from '../../shared/errors.js';
 import { offlineSchema, offlineTarget } from '../../main/services/analysis.js';
 import { loadSchema } from '../../main/services/schema.js';

@@ -2,7 +2,7 @@
 
 import type { UiApi } from '../../shared/api/ui.js';
 import type { Services } from '../services/index.js';
-import { tableSize } from '../services/explain.js';
+import { tableSize } from '../services/what-if.js';
 import { mapMysqlError } from '../services/mysql-errors.js';
 
 /** Build the UI-area handlers. */

@@ -16,7 +16,7 @@ import { lexSql, versionNumber } from '../../core/sql/lexer.js';
 import { executionRisks } from '../../core/sql/side-effects.js';
 import { AdvisorError } from '../../shared/errors.js';
 import type { QueryKiller } from './connection.js';
-import { boundedQuery } from './explain.js';
+import { boundedQuery } from './bounded-query.js';
 
 /** Rows read per table (the first rows the server returns; the whole table when smaller). */
 export const SAMPLE_ROWS = 10_000;

@@ -31,7 +31,7 @@ import {
 import { AdvisorError } from '../../shared/errors.js';
 import { CAPTURE_MARKER } from './capture.js';
 import type { QueryKiller } from './connection.js';
-import { boundedQuery } from './explain.js';
+import { boundedQuery } from './bounded-query.js';
 import { mapMysqlError } from './mysql-errors.js';
 
 /** Where the next read starts. Opaque to callers; serialisable. */

@@ -17,7 +17,7 @@
  *   transaction_read_only=OFF, not sql_mode or the client character set, which would change how the
  *   next statement is read), SET NAMES utf8mb4, USE, START TRANSACTION READ ONLY, ROLLBACK.
  * - Everything that executes (queries, SHOW … WHERE, SET values, EXPLAIN ANALYZE) must be provably
- *   free of side effects: only built-in functions from the allow-list in src/core/sql/side-effects.ts,
+ *   free of side effects: only built-in functions from the allow-list in src/core/sql/safe-functions.ts,
  *   no INTO, no locking reads, no `:=`, no sequences. Plain EXPLAIN does not run the statement, but
  *   the optimizer evaluates constant subqueries and deterministic functions while planning, so
  *   side-effect built-ins are refused there too, and functions that may be stored routines only run

@@ -15,9 +15,7 @@ const DATA_TABLES = new Set(['src/core/sqlmode/data.ts']);
 const PENDING_SPLITS: Record<string, number> = {
   'src/core/slowlog/digest.ts': 1150,
   'src/core/slowlog/parser.ts': 1150,
-  'src/core/sql/side-effects.ts': 800,
   'src/core/capture/digest-delta.ts': 660,
-  'src/main/services/explain.ts': 680,
 };
 
 function sourceFiles(dir: string): string[] {
