@@ -12,11 +12,7 @@ const LIMIT = 600;
 const DATA_TABLES = new Set(['src/core/sqlmode/data.ts']);
 
 /** Over the limit when the check was added (their size then, plus a little room for fixes in flight). */
-const PENDING_SPLITS: Record<string, number> = {
-  'src/core/slowlog/digest.ts': 1150,
-  'src/core/slowlog/parser.ts': 1150,
-  'src/core/capture/digest-delta.ts': 660,
-};
+const PENDING_SPLITS: Record<string, number> = {};
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
