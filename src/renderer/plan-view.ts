@@ -163,8 +163,38 @@ export function tableNames(sql: string, table: string): Set<string> {
 }
 
 /**
+ * A statement's text for matching: no leading comments (a statement's slice starts with the comment
+ * lines above it), whitespace runs as one space, no trailing `;` or `\G`, lower case.
+ */
+function statementKey(sql: string): string {
+  return sql
+    .replace(/^(\s|--[^\n]*(?:\n|$)|#[^\n]*(?:\n|$)|\/\*[\s\S]*?\*\/)+/, '')
+    .replace(/\s+/g, ' ')
+    .replace(/\s*(?:;|\\G)\s*$/i, '')
+    .trim()
+    .toLowerCase();
+}
+
+/**
+ * The report items of the statement a plan is for: findings belong to their statement, so a plan of
+ * one SELECT never shows the findings of another statement on the same table. The plan's statement is
+ * found in the report by its text; without a statement (a pasted plan that names none) there are none.
+ */
+export function itemsOfStatement(
+  items: readonly ReportItem[],
+  statements: readonly { index: number; sql: string }[],
+  sql: string | null,
+): ReportItem[] {
+  if (!sql) return [];
+  const key = statementKey(sql);
+  const indexes = new Set(statements.filter((entry) => statementKey(entry.sql) === key).map((s) => s.index));
+  return items.filter((item) => item.kind === 'finding' && indexes.has(item.statementIndex));
+}
+
+/**
  * Findings that explain a bad node: same table (or its alias in `sql`), when the node reads more than it
- * should (full scan, full index scan, filesort, temporary table).
+ * should (full scan, full index scan, filesort, temporary table). `items` are the plan's statement's
+ * (see {@link itemsOfStatement}).
  */
 export function findingsForNode(
   node: PlanNode,

@@ -5,6 +5,7 @@ import { features, type Workbench } from '../state/context.js';
 import { suggestionActions } from '../state/suggestions.js';
 import type { useTabs } from '../state/tabs.js';
 import { activeAnalysis, liveOf, type PanelId, type WorkbenchState } from '../state/workbench.js';
+import { itemsOfStatement } from '../plan-view.js';
 import { severityCounts, type ReportItem } from '../report-items.js';
 import type { ShortcutKeys } from './app-commands.js';
 import { ErrorBox } from './error-box.js';
@@ -121,7 +122,11 @@ export function WorkbenchPanels({
               live && (live.server.capabilities.explainAnalyze || live.server.capabilities.analyzeFormatJson),
             )}
             explainShortcut={keys.explain}
-            items={items}
+            items={itemsOfStatement(
+              items,
+              analysis.status === 'done' ? analysis.report.statements : [],
+              plan.status === 'done' ? plan.sql : null,
+            )}
             onExplain={() => void run.explain(false)}
             onExplainAnalyze={run.confirmExplainAnalyze}
             onPaste={() => store.dispatch({ type: 'dialog/opened', dialog: { kind: 'paste' } })}
