@@ -162,6 +162,8 @@ export function formatLocksText(snapshot: LockSnapshot, history: readonly Deadlo
       out.push(
         `  thread ${wait.threadId} (${wait.user ?? '?'}) waits ${wait.waitSeconds ?? '?'} s: ${wait.statement ?? ''}`,
       );
+      if (wait.queuedBehind?.length)
+        out.push(`    queued behind thread ${wait.queuedBehind.join(', ')} (its request goes first)`);
       for (const holder of wait.holders) {
         out.push(
           `    held by thread ${holder.threadId ?? '?'} (${holder.user ?? '?'}${holder.trxAgeSeconds !== null ? `, open trx ${holder.trxAgeSeconds} s` : ''}) ${holder.lockType ?? ''} ${holder.statement ?? ''}`.trimEnd(),

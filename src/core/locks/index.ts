@@ -8,3 +8,4 @@ export * from './locking-clause.js';
 export * from './rewrite.js';
 export * from './batching.js';
 export * from './footprint.js';
+export * from './metadata-tree.js';

@@ -5,6 +5,7 @@ import type { BatchingAdvice } from './batching.js';
 import type { LockFootprintWarning } from './footprint.js';
 import type { LockRewrite, LockingReadResult, UnavailableRewrite } from './rewrite-types.js';
 import type { BlockingNode } from './tree.js';
+import type { MetadataWaitGroup } from './metadata-tree.js';
 import type { LockCount, MetadataWait, WaitRow } from './types.js';
 
 /** Something the view could not show, with the exact fix. */
@@ -47,6 +48,11 @@ export interface LockSnapshot {
   cycles: string[][];
   lockCounts: LockCount[];
   metadataWaits: MetadataWait[];
+  /**
+   * The metadata-lock wait tree: each waiting request (usually DDL) with the sessions holding what it
+   * needs and the sessions queued behind it (core/locks/metadata-tree.ts).
+   */
+  metadataTree: MetadataWaitGroup[];
   deadlocks: Deadlock[];
   /**
    * The distinct deadlocks kept in the profile's workspace (the live view records `deadlocks` there),

@@ -96,10 +96,18 @@ export interface MetadataWait {
   table: string | null;
   /** The requested MDL type (`EXCLUSIVE`, `SHARED_UPGRADABLE`, …) when performance_schema says it. */
   lockType: string | null;
-  /** Sessions holding a conflicting metadata lock on the same object (empty when unknown). */
+  /**
+   * Sessions whose granted metadata lock this request waits for (empty when unknown, and for a request
+   * queued only behind another waiting request: see `queuedBehind`).
+   */
   holders: MetadataHolder[];
-  /** `metadata_locks` (exact holders) or `processlist` (state only, holders guessed from open transactions). */
-  source: 'metadata_locks' | 'processlist';
+  /** Waiting sessions (usually a DDL) this request is queued behind: the server grants their request first. */
+  queuedBehind?: number[];
+  /**
+   * `metadata_locks` (MySQL, exact), `metadata_lock_info` (MariaDB plugin: exact holders, the waiters'
+   * requests inferred from the processlist) or `processlist` (state only, holders inferred from open transactions).
+   */
+  source: 'metadata_locks' | 'metadata_lock_info' | 'processlist';
 }
 
 /** A session holding a metadata lock another one waits for. */

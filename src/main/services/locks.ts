@@ -9,8 +9,9 @@
  *   2. transactions: `INNODB_TRX` for the trx ids of step 1 only (+ processlist user/host/db).
  *   3. last statement of idle blockers: `events_statements_current` of their threads (when available).
  *   4. lock counts: the seed's grouped data_locks query restricted to the blockers' trx ids (MySQL 8).
- *   5. metadata-lock waits: processlist state `Waiting for … metadata lock`, and when performance_schema
- *      has the MDL instrument, `metadata_locks` for the exact holders.
+ *   5. metadata-lock waits: processlist state `Waiting for … metadata lock`; the locks from
+ *      `metadata_locks` (MySQL), `METADATA_LOCK_INFO` (MariaDB plugin) or inferred from open
+ *      transactions, grouped as waiting DDL → holders → queued (locks-metadata.ts).
  *   6. `SHOW ENGINE INNODB STATUS` → latest deadlock.
  * A missing privilege for the main query raises AdvisorError('PRIVILEGE_MISSING') naming the GRANT;
  * for the optional parts it becomes a `problems[]` entry, so the view is never silently empty.
@@ -24,7 +25,7 @@ import { buildBlockingForest } from '../../core/locks/tree.js';
 import { AdvisorError } from '../../shared/errors.js';
 import type { LockProblem, LockSnapshot, LockWaitView } from '../../core/locks/snapshot.js';
 import { readLatestDeadlock } from './locks-deadlock.js';
-import { readMetadataWaits } from './locks-metadata.js';
+import { readMetadataLocks } from './locks-metadata.js';
 import {
   cachedStatementRewrites,
   explainLockFootprint,
@@ -51,7 +52,7 @@ export type {
 
 // The query families live in locks-*.ts; their public functions are re-exported here.
 export { countRecordLocks } from './locks-row-waits.js';
-export { readMetadataWaits } from './locks-metadata.js';
+export { readMetadataLocks, readMetadataWaits } from './locks-metadata.js';
 export { readLatestDeadlock } from './locks-deadlock.js';
 export { killSession } from './locks-kill.js';
 export {
@@ -232,7 +233,7 @@ export async function pollLocks(
     caps.dataLocks && options.lockCounts === true
       ? await readLockCounts(conn, blockerIds, limit, problems)
       : [];
-  const metadataWaits = await readMetadataWaits(conn, server, problems);
+  const metadata = await readMetadataLocks(conn, server, problems);
   const deadlock = options.deadlocks === false ? null : await readLatestDeadlock(conn, problems);
   if (pending.size > 0) scheduleRewrites(server, pending);
 
@@ -243,7 +244,8 @@ export async function pollLocks(
     roots: forest.roots,
     cycles: forest.cycles,
     lockCounts,
-    metadataWaits,
+    metadataWaits: metadata.waits,
+    metadataTree: metadata.tree,
     deadlocks: deadlock ? [deadlock] : [],
     problems,
     elapsedMs: Math.round(performance.now() - started),

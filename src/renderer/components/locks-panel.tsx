@@ -6,7 +6,8 @@ import type { DeadlockHistoryEntry } from '../../core/locks/deadlock.js';
 import type { BlockingNode } from '../../core/locks/tree.js';
 import type { TxnInfo } from '../../core/locks/types.js';
 import { ErrorBox, toShownError, type ShownError } from './error-box.js';
-import { ConfirmDialog } from './modal.js';
+import { KillConfirm, type KillRequest } from './kill-confirm.js';
+import { MetadataTree } from './locks-metadata.js';
 import { productionField } from './production-confirm.js';
 import { LockCounts, Rewrites } from './locks-rewrites.js';
 
@@ -23,8 +24,6 @@ export interface LocksPanelProps {
   linkUp?: boolean;
 }
 
-type Kill = { txn: TxnInfo; scope: 'query' | 'connection' };
-
 /** Live lock view; polls while mounted and not paused. */
 export function LocksPanel({ api, connectionId, production = null, linkUp = true }: LocksPanelProps) {
   const [snapshot, setSnapshot] = useState<LockSnapshot | null>(null);
@@ -32,7 +31,7 @@ export function LocksPanel({ api, connectionId, production = null, linkUp = true
   const [paused, setPaused] = useState(false);
   const [interval, setIntervalSeconds] = useState<number>(2);
   const [selected, setSelected] = useState<string | null>(null);
-  const [kill, setKill] = useState<Kill | null>(null);
+  const [kill, setKill] = useState<KillRequest | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const inFlight = useRef(false);
 
@@ -77,18 +76,18 @@ export function LocksPanel({ api, connectionId, production = null, linkUp = true
     findTxn(snapshot?.roots ?? [], selected);
   const isBlocker = waits.some((wait) => wait.blocking.trxId === selected);
 
-  async function runKill(target: Kill, confirmation: string | undefined) {
+  async function runKill(target: KillRequest, confirmation: string | undefined) {
     setKill(null);
-    if (target.txn.threadId === null || !connectionId) return;
+    if (!connectionId) return;
     try {
       await api['locks.kill']({
         connectionId,
-        threadId: target.txn.threadId,
+        threadId: target.session.threadId,
         scope: target.scope,
         confirmed: true,
         ...productionField(production, confirmation ?? ''),
       });
-      setNotice(`KILL ${target.scope.toUpperCase()} ${target.txn.threadId} sent.`);
+      setNotice(`KILL ${target.scope.toUpperCase()} ${target.session.threadId} sent.`);
       void poll();
     } catch (caught) {
       setError(toShownError(caught));
@@ -172,7 +171,20 @@ export function LocksPanel({ api, connectionId, production = null, linkUp = true
                 txn={selectedTxn}
                 waits={selectedWaits}
                 canCount={isBlocker && snapshot.source === 'data_locks'}
-                onKill={(scope) => setKill({ txn: selectedTxn, scope })}
+                onKill={(scope) =>
+                  selectedTxn.threadId !== null &&
+                  setKill({
+                    scope,
+                    session: {
+                      threadId: selectedTxn.threadId,
+                      user: selectedTxn.user,
+                      host: selectedTxn.host,
+                      statement: selectedTxn.statement,
+                      idle: selectedTxn.statementSource !== 'current',
+                      trxAgeSeconds: selectedTxn.trxAgeSeconds,
+                    },
+                  })
+                }
               />
             ) : (
               <p className="empty-state__hint">
@@ -182,54 +194,13 @@ export function LocksPanel({ api, connectionId, production = null, linkUp = true
           </section>
         </div>
       )}
-      {snapshot && snapshot.metadataWaits.length > 0 && (
-        <section className="locks__section" aria-label="Metadata lock waits">
-          <h3>Metadata lock waits</h3>
-          <table className="data-table">
-            <tbody>
-              {snapshot.metadataWaits.map((wait) => (
-                <tr key={wait.threadId}>
-                  <td>thread {wait.threadId}</td>
-                  <td>
-                    {wait.schema}.{wait.table}
-                  </td>
-                  <td>
-                    <code className="data-table__sql">{wait.statement}</code>
-                  </td>
-                  <td>
-                    held by{' '}
-                    {wait.holders.map((holder) => `thread ${holder.threadId ?? '?'}`).join(', ') || 'unknown'}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </section>
-      )}
+      {snapshot && snapshot.metadataWaits.length > 0 && <MetadataTree snapshot={snapshot} onKill={setKill} />}
       {snapshot && <Deadlocks snapshot={snapshot} />}
       {kill && (
-        <ConfirmDialog
-          testId="kill-confirm"
-          title={`KILL ${kill.scope.toUpperCase()} ${kill.txn.threadId ?? ''}?`}
-          danger
-          message={
-            <>
-              <p>
-                This stops <strong>thread {kill.txn.threadId}</strong> of{' '}
-                <strong>
-                  {kill.txn.user ?? 'unknown user'}@{kill.txn.host ?? '?'}
-                </strong>
-                {kill.scope === 'connection'
-                  ? ': the connection closes and its open transaction is rolled back.'
-                  : ': its running statement is aborted; the transaction and its locks stay.'}
-              </p>
-              <p>Statement:</p>
-            </>
-          }
-          sql={kill.txn.statement ?? '(no statement known)'}
-          confirmLabel={`KILL ${kill.scope.toUpperCase()} ${kill.txn.threadId ?? ''}`}
-          onClose={() => setKill(null)}
+        <KillConfirm
+          request={kill}
           production={production}
+          onClose={() => setKill(null)}
           onConfirm={(confirmation) => void runKill(kill, confirmation)}
         />
       )}
