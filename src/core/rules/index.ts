@@ -6,6 +6,8 @@ import { rule as CNV002 } from './CNV002-join-column-conversion.js';
 import { rule as COR001 } from './COR001-not-in-nullable-subquery.js';
 import { rule as COR002 } from './COR002-outer-join-made-inner.js';
 import { rule as COR003 } from './COR003-unquoted-date.js';
+import { rule as COR004 } from './COR004-count-nullable-column.js';
+import { rule as COR005 } from './COR005-group-by-implicit-order.js';
 import { rule as DML001 } from './DML001-write-without-where.js';
 import { rule as DML002 } from './DML002-limit-without-order.js';
 import { rule as DML003 } from './DML003-insert-without-columns.js';
@@ -29,6 +31,9 @@ import { rule as QRY001 } from './QRY001-select-star.js';
 import { rule as QRY002 } from './QRY002-order-by-rand.js';
 import { rule as QRY003 } from './QRY003-large-offset.js';
 import { rule as QRY004 } from './QRY004-found-rows.js';
+import { rule as QRY005 } from './QRY005-having-row-filter.js';
+import { rule as QRY006 } from './QRY006-negated-condition.js';
+import { rule as QRY007 } from './QRY007-or-across-columns.js';
 
 export const rules: Readonly<Record<string, Rule>> = {
   ARI001,
@@ -37,6 +42,8 @@ export const rules: Readonly<Record<string, Rule>> = {
   COR001,
   COR002,
   COR003,
+  COR004,
+  COR005,
   DML001,
   DML002,
   DML003,
@@ -60,6 +67,9 @@ export const rules: Readonly<Record<string, Rule>> = {
   QRY002,
   QRY003,
   QRY004,
+  QRY005,
+  QRY006,
+  QRY007,
 };
 
 export type { Rule, RuleMeta, RuleContext } from './engine.js';

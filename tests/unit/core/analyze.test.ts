@@ -62,7 +62,8 @@ describe('analyze: what is and is not flagged', () => {
     ['SELECT * FROM products WHERE create_time >= NOW() - INTERVAL 1 DAY', ['IDX001']],
     ["SELECT * FROM products WHERE create_time = DATE('2020-01-01')", ['IDX001']],
     ['SELECT MONTH(create_time) FROM products', []],
-    ['SELECT COUNT(*) FROM products GROUP BY price HAVING COUNT(*) > 1', []],
+    // HAVING on an aggregate is not a row filter (QRY005) nor a wrapped column; the groups are unordered on 8.0 (COR005).
+    ['SELECT COUNT(*) FROM products GROUP BY price HAVING COUNT(*) > 1', ['COR005']],
     ['SELECT * FROM products WHERE id + 1 = 5', ['ARI001']],
     ['UPDATE products SET price = 1 WHERE YEAR(create_time) = 2019', ['FUN001']],
     ["DELETE FROM products WHERE LOWER(description) = 'x'", ['FUN001']],

@@ -39,3 +39,28 @@ export function limitOf(block: AstNode): { count?: number; offset?: number; pres
   if (limit?.seperator === ',') return { present: true, offset: number(values[0]), count: number(values[1]) };
   return { present: true, count: number(values[0]), offset: number(values[1]) };
 }
+
+/** The top-level AND conjuncts of a condition (`a AND (b AND c)` → a, b, c); a non-AND condition is one conjunct. */
+export function andConjuncts(condition: unknown): AstNode[] {
+  if (!isNode(condition)) return [];
+  if (condition.type === 'binary_expr' && ['AND', '&&'].includes(String(condition.operator).toUpperCase()))
+    return [...andConjuncts(condition.left), ...andConjuncts(condition.right)];
+  return [condition];
+}
+
+/** The items of a SELECT block's GROUP BY (empty without one). */
+export function groupByItems(block: AstNode): AstNode[] {
+  const group = block.groupby as { columns?: unknown } | null | undefined;
+  return Array.isArray(group?.columns) ? group.columns.filter(isNode) : [];
+}
+
+/** True when a SELECT block groups WITH ROLLUP (its super-aggregate rows carry NULL in the grouped columns). */
+export function hasRollup(block: AstNode): boolean {
+  const group = block.groupby as { modifiers?: unknown[] } | null | undefined;
+  return (group?.modifiers ?? []).some((modifier) => modifier !== null && modifier !== undefined);
+}
+
+/** A LIKE pattern literal that starts with a wildcard (`'%x'`, `'_x'`): no index prefix to seek. */
+export function leadingWildcard(pattern: unknown): boolean {
+  return isNode(pattern) && typeof pattern.value === 'string' && /^[%_]/.test(pattern.value);
+}

@@ -1,0 +1,114 @@
+// QRY006: `<>` / `!=` / NOT IN (…) / NOT BETWEEN / NOT LIKE as the only condition on a table: no index narrows it.
+/*
+ * Design note.
+ * - What the servers do (EXPLAIN with FORCE INDEX, MySQL 8.0.33 and MariaDB 10.11, proven in
+ *   tests/integration/advice-rules-shape.test.ts): `a <> v`, `a NOT IN (v1, v2)` and `a NOT BETWEEN x AND y`
+ *   are read as ranges around the excluded values (type range, nearly every row); `s NOT LIKE 'p%'` is
+ *   never a range (a full index or table scan). So the index helps only when the excluded values are
+ *   most of the table, which the optimizer rarely assumes.
+ * - Reported in WHERE and ON when the negated comparison is on a plain column against constants and
+ *   no other AND-ed condition of the same block narrows that table (=, IN, <, >, BETWEEN, LIKE 'p%',
+ *   IS NULL on one of its columns): then the negation is a residual filter on few rows and harmless.
+ * - NOT IN (subquery) is an anti-join, and its NULL trap is COR001's; not reported here.
+ */
+
+import { ancestorsOf, isConjunct } from '../advice/sql-edit.js';
+import { columnRefs, isNode, type AstNode } from '../sql/ast.js';
+import type { PredicateSite } from '../sql/predicates.js';
+import { defineRule } from './engine.js';
+import { leadingWildcard, spanNear } from './utils/statement.js';
+
+const NEGATED: Readonly<Record<string, 'notEqual' | 'notIn' | 'notBetween' | 'notLike'>> = {
+  '<>': 'notEqual',
+  '!=': 'notEqual',
+  'NOT IN': 'notIn',
+  'NOT BETWEEN': 'notBetween',
+  'NOT LIKE': 'notLike',
+};
+
+const NARROWING = new Set(['=', '<=>', 'IN', '<', '<=', '>', '>=', 'BETWEEN', 'LIKE', 'IS']);
+
+const constantSide = (node: AstNode | null): boolean =>
+  node !== null &&
+  columnRefs(node).length === 0 &&
+  !(
+    node.type === 'expr_list' &&
+    Array.isArray(node.value) &&
+    node.value.some((item) => isNode(item) && isNode(item.ast))
+  ) &&
+  !isNode(node.ast);
+
+export const rule = defineRule({
+  meta: {
+    id: 'QRY006',
+    name: 'predicate.negated-condition',
+    category: 'query-shape',
+    severity: 'info',
+    title: 'Negated condition (<>, NOT IN, NOT LIKE) is the only filter',
+    rationale:
+      'A negated condition keeps every row except a few values. An index can read `<>`, NOT IN and NOT BETWEEN only as ranges around the excluded values, and NOT LIKE not at all, so when nothing else narrows the table the server reads all of it.',
+    appliesTo: ['select', 'update', 'delete', 'insert', 'replace'],
+    messages: {
+      notEqual:
+        '{{expression}} keeps every {{column}} except one value: an index can only read the two ranges around it, so the table is scanned unless that value is most of it.',
+      notIn:
+        '{{expression}} keeps every {{column}} except the listed values: an index can only read the ranges between them, so the table is scanned unless they are most of it.',
+      notBetween:
+        '{{expression}} keeps every {{column}} outside one interval: an index can only read the two ranges around it, so the table is scanned unless the interval holds most of it.',
+      notLike:
+        '{{expression}}: NOT LIKE is never an index range, every row (or every index entry) of the table is read.',
+    },
+    docs: {
+      antiPattern: "SELECT id FROM jobs WHERE status <> 'done'",
+      bestPractice: "SELECT id FROM jobs WHERE status IN ('new', 'running', 'failed')",
+      notes: [
+        'Name the values you want (IN, or = per branch) when they are few; or add a condition that narrows the table through an index.',
+        'Not reported when another AND-ed condition narrows the same table (=, IN, ranges, LIKE with a fixed prefix, IS NULL): the negation then only filters the rows that condition found.',
+        'Both servers read <>, NOT IN (list) and NOT BETWEEN as index ranges (EXPLAIN type range) but never NOT LIKE; either way nearly every row is read.',
+      ],
+    },
+    peers: { soar: ['ARG.011'], sqle: ['dml_check_where_exist_not'] },
+  },
+  detect(context) {
+    const sites = context.sites();
+    const conjunct = (site: PredicateSite): boolean => {
+      const ancestors = ancestorsOf(context.ast, site.node);
+      return ancestors !== undefined && isConjunct(ancestors);
+    };
+    const tableOf = (site: PredicateSite, node: AstNode | null): unknown =>
+      node?.type === 'column_ref'
+        ? (context.resolveColumns(site, node)[0]?.scopeTable ?? undefined)
+        : undefined;
+    for (const site of sites) {
+      if (site.clause !== 'where' && site.clause !== 'on') continue;
+      const kind = NEGATED[site.operator ?? ''];
+      if (!kind) continue;
+      const [column, value] =
+        site.left?.type === 'column_ref' ? [site.left, site.right] : [site.right, site.left];
+      if (!column || column.type !== 'column_ref' || !constantSide(value)) continue;
+      if (kind === 'notLike' && column !== site.left) continue;
+      const table = tableOf(site, column);
+      const narrowed = sites.some((other) => {
+        if (other === site || other.scope !== site.scope || !NARROWING.has(other.operator ?? ''))
+          return false;
+        const [otherColumn, otherValue] =
+          other.left?.type === 'column_ref' ? [other.left, other.right] : [other.right, other.left];
+        if (!otherColumn || otherColumn.type !== 'column_ref' || !constantSide(otherValue)) return false;
+        if (other.operator === 'LIKE' && leadingWildcard(otherValue)) return false;
+        const otherTable = tableOf(other, otherColumn);
+        return (table === undefined || otherTable === table) && conjunct(other);
+      });
+      if (narrowed) continue;
+      const expression = context.textOf(site.node);
+      const resolved = context.resolveColumns(site, column)[0];
+      context.report({
+        messageId: kind,
+        data: { expression, column: resolved?.info?.name ?? String(column.column) },
+        span: spanNear(context.sql, site.node),
+        table: resolved?.table?.name ?? null,
+        columns: [resolved?.info?.name ?? String(column.column)],
+        expression,
+      });
+    }
+  },
+});
