@@ -91,10 +91,21 @@ ANALYZE TABLE products, product;`,
     await suggestion.first().getByTestId('verify').click();
     const whatIf = page.getByTestId('what-if-dialog');
     await expect(whatIf.getByTestId('what-if-size')).toContainText('rows');
-    await expect(whatIf.getByTestId('what-if-ddl')).toContainText('ADD INDEX');
+    // Every statement it sends is listed before it runs, in order (issue 18 item 2).
+    const steps = whatIf.getByTestId('what-if-step');
+    await expect(steps.first()).toContainText('SET SESSION lock_wait_timeout = 5');
+    await expect(steps.filter({ hasText: 'ADD INDEX' })).toContainText(/INVISIBLE/);
+    await expect(steps.filter({ hasText: 'ANALYZE TABLE `products`' })).toHaveCount(1);
+    await expect(steps.filter({ hasText: 'use_invisible_indexes=on' })).toHaveCount(1);
+    await expect(steps.last()).toContainText(
+      /ALTER TABLE `products` DROP INDEX `idx_products_month_create_time`/,
+    );
     await page.screenshot({ path: 'docs/screenshots/what-if-confirm.png' });
     await whatIf.getByTestId('what-if-run').click();
-    await expect(whatIf.getByTestId('what-if-verdict')).toContainText('Improved');
+    // The verdict names the table and the numbers that decided it.
+    await expect(whatIf.getByTestId('what-if-verdict')).toContainText(
+      /Improved on products: .*rows examined/,
+    );
     await page.screenshot({ path: 'docs/screenshots/what-if-result.png' });
     await whatIf.getByRole('button', { name: 'Close' }).click();
     await expect(suggestion.first().getByTestId('suggestion-verified')).toContainText('verified: improved');

@@ -22,6 +22,8 @@ export { parseVerticalText, parseBoxedText, parseTabSeparatedText } from './pars
 export {
   accessRank,
   comparePlans,
+  describeChange,
+  planVerdict,
   summarizePlan,
   worstTable,
   type CompareOptions,

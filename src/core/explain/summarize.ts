@@ -4,9 +4,13 @@
 // lowest access type on the scale below (a full scan beats everything), ties broken by more estimated rows.
 // Internal tables (`<derived2>`, `<temporary>`, `<union1,2>`) count only when a plan has no base table.
 // "Rows examined" is the sum of the estimated rows of every base table access; it is exact for one table and
-// a lower bound for joins, which is what a Dexter-style savings threshold needs: a verdict is `improved` when
-// rows examined drop by at least the threshold (default 50%), `worse` when they grow or, with rows equal or
-// unknown, when the worst access type gets worse; otherwise `unchanged`.
+// a lower bound for joins. The verdict (`planVerdict`, the one definition the UI, the CLI and the export
+// show) reads both numbers the user sees next to it, the optimizer's estimated cost and the rows examined:
+// a number "improved" when it drops by at least the threshold (default 50%, Dexter's savings threshold),
+// "worse" when it rises by more than 10%. Improved when some number improved and none got worse; worse when
+// some got worse and none improved; when they disagree the cost decides (it is what the optimizer chose the
+// plan by); when neither moved enough, a worse access type is worse; with no numbers at all, the access
+// type decides. A 14× lower cost with 17% fewer rows is therefore improved, never "unchanged".
 
 import { sortFlags, tableNodes, walkPlan, type Flag, type PlanNode } from './plan.js';
 
@@ -90,18 +94,97 @@ export function summarizePlan(root: PlanNode): PlanSummary {
 /** Verdict of a before/after comparison. */
 export type PlanVerdict = 'improved' | 'unchanged' | 'worse';
 
-/** Result of `comparePlans`. `rowsReduction` is the fraction of rows examined saved (0.98 = 98% fewer). */
+/**
+ * Result of `comparePlans`. `rowsReduction` is the fraction of rows examined saved (0.98 = 98% fewer),
+ * `costReduction` the same for the estimated query cost; `reason` says which numbers decided, in words.
+ */
 export interface PlanComparison {
   before: PlanSummary;
   after: PlanSummary;
   verdict: PlanVerdict;
   rowsReduction: number | null;
+  costReduction: number | null;
+  reason: string;
 }
 
 /** Options for `comparePlans`. */
 export interface CompareOptions {
-  /** Minimum fraction of rows examined that must be saved to call it improved (default 0.5, like Dexter). */
+  /** Minimum fraction a number must drop by to count as improved (default 0.5, like Dexter). */
   threshold?: number;
+}
+
+/** A rise above this fraction counts as worse (estimates wobble by a few percent between runs). */
+const WORSE_TOLERANCE = 0.1;
+
+function reduction(before: number | null, after: number | null): number | null {
+  return before !== null && after !== null && before > 0
+    ? Math.round(((before - after) / before) * 10000) / 10000
+    : null;
+}
+
+/** `14× lower`, `−17%`, `+20%`: how a number moved, as the dialog prints it. */
+export function describeChange(fraction: number, before: number, after: number): string {
+  if (after > 0 && before / after >= 2) return `${formatFactor(before / after)}× lower`;
+  if (before > 0 && after / before >= 2) return `${formatFactor(after / before)}× higher`;
+  const percent = Math.round(Math.abs(fraction) * 100);
+  return fraction >= 0 ? `−${percent}%` : `+${percent}%`;
+}
+
+function formatFactor(factor: number): string {
+  return factor >= 10 ? String(Math.round(factor)) : factor.toFixed(1).replace(/\.0$/, '');
+}
+
+/** The verdict from the numbers shown beside it (see the design note at the top). */
+export function planVerdict(
+  before: PlanSummary,
+  after: PlanSummary,
+  options: CompareOptions = {},
+): Omit<PlanComparison, 'before' | 'after'> {
+  const threshold = options.threshold ?? 0.5;
+  const rowsReduction = reduction(before.rowsExamined, after.rowsExamined);
+  const costReduction = reduction(before.cost, after.cost);
+  const measures = [
+    { name: 'estimated cost', value: costReduction, from: before.cost, to: after.cost },
+    { name: 'rows examined', value: rowsReduction, from: before.rowsExamined, to: after.rowsExamined },
+  ].flatMap((measure) =>
+    measure.value === null || measure.from === null || measure.to === null
+      ? []
+      : [
+          {
+            ...measure,
+            value: measure.value,
+            text: `${measure.name} ${describeChange(measure.value, measure.from, measure.to)}`,
+          },
+        ],
+  );
+  const improved = measures.filter((measure) => measure.value >= threshold);
+  const worse = measures.filter((measure) => measure.value < -WORSE_TOLERANCE);
+  const all = measures.map((measure) => measure.text).join(', ');
+  const rankChange = accessRank(after.accessType) - accessRank(before.accessType);
+  const access = `access ${before.accessType ?? '?'} → ${after.accessType ?? '?'}`;
+  const result = (verdict: PlanVerdict, reason: string) => ({
+    verdict,
+    rowsReduction,
+    costReduction,
+    reason,
+  });
+  if (improved.length > 0 && worse.length === 0) return result('improved', all);
+  if (worse.length > 0 && improved.length === 0) return result('worse', all);
+  if (improved.length > 0 && worse.length > 0) {
+    const cost = measures.find((measure) => measure.name === 'estimated cost');
+    return result(
+      cost && cost.value >= threshold ? 'improved' : 'worse',
+      `${all} (the cost decides: the optimizer picks plans by it)`,
+    );
+  }
+  if (rankChange < 0) return result('worse', [all, access].filter(Boolean).join(', '));
+  if (measures.length === 0 && rankChange > 0) return result('improved', access);
+  return result(
+    'unchanged',
+    measures.length > 0
+      ? `${all}: below the ${Math.round(threshold * 100)}% needed to call it improved`
+      : 'no estimated cost or rows to compare, same access type',
+  );
 }
 
 /** Compare two plans (roots or summaries) and give a verdict on the change. */
@@ -110,19 +193,7 @@ export function comparePlans(
   after: PlanNode | PlanSummary,
   options: CompareOptions = {},
 ): PlanComparison {
-  const threshold = options.threshold ?? 0.5;
   const b = 'children' in before ? summarizePlan(before) : before;
   const a = 'children' in after ? summarizePlan(after) : after;
-  const rowsReduction =
-    b.rowsExamined !== null && a.rowsExamined !== null && b.rowsExamined > 0
-      ? Math.round(((b.rowsExamined - a.rowsExamined) / b.rowsExamined) * 10000) / 10000
-      : null;
-  const rankChange = accessRank(a.accessType) - accessRank(b.accessType);
-  let verdict: PlanVerdict;
-  if (rowsReduction !== null && rowsReduction < 0) verdict = 'worse';
-  else if (rowsReduction !== null && rowsReduction >= threshold) verdict = 'improved';
-  else if (rankChange < 0) verdict = 'worse';
-  else if (rowsReduction === null && rankChange > 0) verdict = 'improved';
-  else verdict = 'unchanged';
-  return { before: b, after: a, verdict, rowsReduction };
+  return { before: b, after: a, ...planVerdict(b, a, options) };
 }

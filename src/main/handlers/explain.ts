@@ -58,7 +58,7 @@ export function createExplainHandlers({ connections, workspaces }: Services): Ex
             : {}),
         }),
       );
-      const { created: _created, ...reply } = result;
+      const { created: _created, ran: _ran, ...reply } = result;
       return reply;
     },
   };

@@ -22,6 +22,7 @@ import { AdvisorError } from '../../shared/errors.js';
 import { connect, queryKiller, type ConnectionTarget } from './connection.js';
 import { mapMysqlError } from './mysql-errors.js';
 import { analyzeApplicableDdl } from '../../core/ddl/apply-guard.js';
+import { whatIfAfterBuild, whatIfBuildStatements, whatIfCleanup } from '../../core/explain/what-if.js';
 import { explainStatement, quoteIdentifier } from './explain.js';
 
 export interface WhatIfRequest {
@@ -44,13 +45,20 @@ export interface WhatIfResult {
   method: 'invisible-index' | 'sandbox';
   before: PlanSummary;
   after: PlanSummary;
+  /** The table the index was built on (the verdict names it). */
+  table: string;
   verdict: PlanComparison['verdict'];
   rowsReduction: number | null;
+  costReduction: number | null;
+  /** Which numbers decided the verdict, in words (core/explain planVerdict). */
+  reason: string;
   /** Table size shown before building (information_schema). */
   tableRows: number | null;
   tableBytes: number | null;
   /** What was created and dropped again. */
   created: { indexes: string[]; columns: string[] };
+  /** Every statement sent besides reads and EXPLAIN (the confirmation lists the same, core/explain/what-if.ts). */
+  ran: string[];
   /** The run as the workspace and the CLI keep it (plan lines before/after, uses the index). */
   record: VerificationRecord;
 }
@@ -92,14 +100,6 @@ export async function tableSize(
   };
 }
 
-/** Make an index-adding ALTER build the index INVISIBLE (MySQL 8): the optimizer ignores it except in our session. */
-export function invisibleVariant(ddl: string): string {
-  const trimmed = ddl.trim().replace(/;+\s*$/, '');
-  return /\bADD\s+(UNIQUE\s+)?(INDEX|KEY)\b/i.test(trimmed) && !/\bINVISIBLE\b/i.test(trimmed)
-    ? `${trimmed} INVISIBLE`
-    : trimmed;
-}
-
 /**
  * Build the suggested index, EXPLAIN before/after, and drop everything it added — also after an error.
  * MySQL 8: the index is created INVISIBLE and only our session (use_invisible_indexes=on) sees it.
@@ -124,12 +124,14 @@ export async function verifyWhatIf(
   const killQuery = queryKiller({ ...target, database: request.database });
   const connection = await connect({ ...target, database: request.database }, { readOnly: false });
   const created = { indexes: [] as string[], columns: [] as string[] };
+  const ran: string[] = [];
   let autoIncrement: number | null = null;
   let lockWait = DEFAULT_DDL_LOCK_WAIT_SECONDS;
   try {
     // Behind an open transaction the ALTER gives up after a few seconds instead of queueing every
     // later query on the table behind its metadata-lock wait.
     lockWait = await limitLockWait(connection, request.lockWaitTimeoutSeconds);
+    ran.push(`SET SESSION lock_wait_timeout = ${lockWait}`);
     autoIncrement = await autoIncrementOf(connection, request.table);
     const size = await tableSize(connection, request.database, request.table);
     const beforeShape = await tableShape(connection, request.database, request.table);
@@ -138,19 +140,19 @@ export async function verifyWhatIf(
       killQuery,
     });
     try {
-      for (const statement of request.ddl) {
-        await connection.query(
-          method === 'invisible-index' ? invisibleVariant(statement) : statement.replace(/;+\s*$/, ''),
-        );
+      for (const statement of whatIfBuildStatements(request.ddl, method)) {
+        ran.push(statement);
+        await connection.query(statement);
       }
     } finally {
       const afterShape = await tableShape(connection, request.database, request.table);
       created.indexes = [...afterShape.indexes].filter((name) => !beforeShape.indexes.has(name));
       created.columns = [...afterShape.columns].filter((name) => !beforeShape.columns.has(name));
     }
-    await connection.query(`ANALYZE TABLE ${quoteIdentifier(request.table)}`);
-    if (method === 'invisible-index')
-      await connection.query("SET SESSION optimizer_switch = 'use_invisible_indexes=on'");
+    for (const step of whatIfAfterBuild(request.table, method)) {
+      ran.push(step.sql);
+      await connection.query(step.sql);
+    }
     const after = await explainStatement(connection, server, request.afterSql, {
       database: request.database,
       killQuery,
@@ -170,13 +172,17 @@ export async function verifyWhatIf(
     );
     return {
       method,
+      table: request.table,
       before: comparison.before,
       after: comparison.after,
       verdict: comparison.verdict,
       rowsReduction: comparison.rowsReduction,
+      costReduction: comparison.costReduction,
+      reason: comparison.reason,
       tableRows: size.rows,
       tableBytes: size.bytes,
       created,
+      ran,
       record,
     };
   } catch (error) {
@@ -191,7 +197,7 @@ export async function verifyWhatIf(
     throw mapMysqlError(error, { host: target.host, port: target.port, action: 'What-if verification' });
   } finally {
     try {
-      await cleanUp(connection, request.table, created, autoIncrement);
+      await cleanUp(connection, request.table, created, autoIncrement, ran);
     } finally {
       await connection.end().catch(() => undefined);
     }
@@ -248,24 +254,25 @@ async function cleanUp(
   table: string,
   created: { indexes: string[]; columns: string[] },
   autoIncrement: number | null,
+  ran: string[],
 ): Promise<void> {
-  const clauses = [
-    ...created.indexes.map((name) => `DROP INDEX ${quoteIdentifier(name)}`),
-    ...created.columns.map((name) => `DROP COLUMN ${quoteIdentifier(name)}`),
-  ];
-  if (clauses.length === 0) return;
+  const drop = whatIfCleanup(table, created);
+  if (drop === null) return;
   try {
-    await connection.query(`ALTER TABLE ${quoteIdentifier(table)} ${clauses.join(', ')}`);
+    ran.push(drop);
+    await connection.query(drop);
   } catch (error) {
     throw new AdvisorError(
       'SERVER_ERROR',
-      `What-if cleanup failed: run ALTER TABLE ${quoteIdentifier(table)} ${clauses.join(', ')} by hand.`,
+      `What-if cleanup failed: run ${drop} by hand.`,
       {},
       { cause: error },
     );
   }
   const now = autoIncrement === null ? null : await autoIncrementOf(connection, table);
   if (autoIncrement !== null && now !== autoIncrement) {
-    await connection.query(`ALTER TABLE ${quoteIdentifier(table)} AUTO_INCREMENT = ${autoIncrement}`);
+    const restore = `ALTER TABLE ${quoteIdentifier(table)} AUTO_INCREMENT = ${autoIncrement}`;
+    ran.push(restore);
+    await connection.query(restore);
   }
 }

@@ -1,10 +1,13 @@
-// What-if verification: show the table size and the exact DDL, build the index after confirmation, show before/after.
-import { useEffect, useState } from 'react';
+// What-if verification: show the table size and every statement it will run, build the index after confirmation, show before/after.
+import { useEffect, useMemo, useState } from 'react';
 import type { AdvisorApi } from '../../shared/api.js';
 import type { WhatIfReply } from '../../shared/api/explain.js';
 import type { TableSizeReply } from '../../shared/api/ui.js';
 import type { PlanSummary } from '../../core/explain/index.js';
 import type { Suggestion } from '../../core/model/report.js';
+import type { Flavor } from '../../core/flavors/capabilities.js';
+import { WHAT_IF_LOCK_WAIT_SECONDS, whatIfSteps, type WhatIfStep } from '../../core/explain/what-if.js';
+import { whatIfDdl } from '../../core/indexing/index.js';
 import { formatBytes, formatCount } from '../plan-view.js';
 import { ErrorBox, toShownError, type ShownError } from './error-box.js';
 import { Modal } from './modal.js';
@@ -15,6 +18,7 @@ export interface WhatIfTarget {
   connectionId: string;
   /** Invisible index (MySQL 8) or a plain index on a sandbox (MariaDB and the rest). */
   invisible: boolean;
+  flavor: Flavor;
   sql: string;
   table: string;
   suggestion: Suggestion;
@@ -43,6 +47,7 @@ export function WhatIfDialog({
   const [state, setState] = useState<Step>({ step: 'confirm', size: null, sizeError: null });
   const [typed, setTyped] = useState('');
   const production = target.production ?? null;
+  const steps = useMemo(() => stepsOf(target), [target]);
   useEffect(() => {
     let live = true;
     api['ui.tableSize']({ connectionId: target.connectionId, table: target.table }).then(
@@ -68,6 +73,7 @@ export function WhatIfDialog({
         ddl: target.suggestion.ddl,
         ...(target.suggestion.rewrittenSql ? { rewrittenSql: target.suggestion.rewrittenSql } : {}),
         confirmed: true,
+        lockWaitTimeoutSeconds: WHAT_IF_LOCK_WAIT_SECONDS,
         ...productionField(production, typed),
       });
       setState({ step: 'done', reply });
@@ -86,9 +92,9 @@ export function WhatIfDialog({
               This <strong>builds a real index</strong> on <code>{target.table}</code>{' '}
               {target.invisible
                 ? 'as INVISIBLE (only this session’s EXPLAIN may use it)'
-                : 'on this sandbox server'}
-              , runs EXPLAIN before and after, and drops it again — also after an error. Building takes time
-              and I/O and holds a metadata lock briefly.
+                : 'on this sandbox server (every session may use it until it is dropped)'}
+              , compares EXPLAIN before and after, and drops it again — also after an error. Building takes
+              time and I/O and holds a metadata lock briefly. These statements run, in this order:
             </p>
             <p className="dialog__size" data-testid="what-if-size">
               {state.size
@@ -97,9 +103,7 @@ export function WhatIfDialog({
                   ? `Table size unknown: ${state.sizeError.message}`
                   : 'Reading the table size…'}
             </p>
-            <pre className="dialog__sql" data-testid="what-if-ddl">
-              {target.suggestion.ddl.join('\n')}
-            </pre>
+            <WhatIfSteps steps={steps} />
             <ProductionConfirmField name={production} value={typed} onChange={setTyped} />
             <footer className="dialog__footer">
               <button type="button" className="button" onClick={onClose} autoFocus>
@@ -147,10 +151,39 @@ export function WhatIfDialog({
   );
 }
 
-/** `98%`, or `99.97%` near the ends so a real change never rounds to 100%. */
-function percent(fraction: number): string {
-  const value = fraction * 100;
-  return value > 99 && value < 100 ? `${value.toFixed(2)}%` : `${Math.round(value)}%`;
+/** The statements of the run, as the service sends them (core/explain/what-if.ts). */
+export function stepsOf(target: WhatIfTarget): WhatIfStep[] {
+  return whatIfSteps({
+    table: target.table,
+    ddl: target.suggestion.ddl.map(whatIfDdl),
+    method: target.invisible ? 'invisible-index' : 'sandbox',
+    flavor: target.flavor,
+    lockWaitSeconds: WHAT_IF_LOCK_WAIT_SECONDS,
+    beforeSql: target.sql,
+    afterSql: target.suggestion.rewrittenSql ?? target.sql,
+  });
+}
+
+const stepLabel: Record<WhatIfStep['kind'], string> = {
+  session: 'session',
+  read: 'read',
+  write: 'write',
+};
+
+function WhatIfSteps({ steps }: { steps: readonly WhatIfStep[] }) {
+  return (
+    <ol className="what-if__steps" data-testid="what-if-steps">
+      {steps.map((step, index) => (
+        <li key={index} data-testid="what-if-step" data-kind={step.kind}>
+          <span className={`badge ${step.kind === 'write' ? 'badge--caution' : ''}`}>
+            {stepLabel[step.kind]}
+          </span>{' '}
+          <code className="what-if__sql">{step.sql}</code>
+          <span className="what-if__purpose"> — {step.purpose}</span>
+        </li>
+      ))}
+    </ol>
+  );
 }
 
 const verdictText: Record<WhatIfReply['verdict'], string> = {
@@ -170,9 +203,7 @@ export function WhatIfResult({ reply }: { reply: WhatIfReply }) {
   return (
     <div className="what-if" data-testid="what-if-result">
       <p className={`what-if__verdict what-if__verdict--${reply.verdict}`} data-testid="what-if-verdict">
-        {verdictText[reply.verdict]}
-        {reply.rowsReduction !== null &&
-          ` · rows examined ${reply.rowsReduction >= 0 ? '−' : '+'}${percent(Math.abs(reply.rowsReduction))}`}
+        {verdictText[reply.verdict]} on <code>{reply.table}</code>: {reply.reason}
         <span className="what-if__method">
           {reply.method === 'invisible-index' ? 'invisible index' : 'sandbox index'} · dropped afterwards
         </span>

@@ -58,6 +58,7 @@ export function whatIfTarget(state: WorkbenchState, itemKey: string, index: numb
     connectionId: live.connectionId,
     production: productionName(state.session),
     invisible: live.server.capabilities.invisibleIndexes,
+    flavor: live.server.flavor,
     sql: statement.sql,
     table: found.item.finding.table,
     // A plain index for an exact rewrite is verified on the rewritten query it serves.

@@ -66,8 +66,14 @@ export interface WhatIfReply {
   method: 'invisible-index' | 'sandbox';
   before: PlanSummary;
   after: PlanSummary;
+  /** The table the index was built on. */
+  table: string;
   verdict: 'improved' | 'unchanged' | 'worse';
   rowsReduction: number | null;
+  /** Fraction of the estimated cost saved (0.93 = 93% cheaper); null when a plan has no cost. */
+  costReduction: number | null;
+  /** Which numbers decided the verdict, in words ("estimated cost 14× lower, rows examined −17%"). */
+  reason: string;
   tableRows: number | null;
   tableBytes: number | null;
   /** The run as the workspace keeps it (pass it to workspace.recordVerification). */
