@@ -17,6 +17,7 @@ import { connectionStatusSchemas, type ConnectionStatusApi } from './api/connect
 import { schemaSchemas, type SchemaApi } from './api/schema.js';
 import { ddlSchemas, type DdlApi } from './api/ddl.js';
 import { filesSchemas, type FilesApi } from './api/files.js';
+import { indexesSchemas, type IndexesApi } from './api/indexes.js';
 
 export { apiMethods, type ApiMethod };
 
@@ -80,6 +81,7 @@ export const requestSchemas = {
   ...schemaSchemas,
   ...ddlSchemas,
   ...filesSchemas,
+  ...indexesSchemas,
 } as const satisfies Record<ApiMethod, z.ZodType>;
 
 export interface AppInfo {
@@ -112,7 +114,8 @@ export interface AdvisorApi
     ConnectionStatusApi,
     SchemaApi,
     DdlApi,
-    FilesApi {
+    FilesApi,
+    IndexesApi {
   'app.info'(request?: Record<string, never>): Promise<AppInfo>;
   'connection.open'(request: ConnectionParams): Promise<OpenResult>;
   'connection.close'(request: { connectionId: string }): Promise<void>;

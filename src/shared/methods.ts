@@ -42,6 +42,7 @@ export const apiMethods = [
   'profiles.connect',
   'ddl.apply',
   'files.choose',
+  'indexes.design',
 ] as const;
 export type ApiMethod = (typeof apiMethods)[number];
 

@@ -12,6 +12,7 @@ import { createConnectionStatusHandlers } from './connection-status.js';
 import { createDdlHandlers } from './ddl.js';
 import { createExplainHandlers } from './explain.js';
 import { createFilesHandlers } from './files.js';
+import { createIndexesHandlers } from './indexes.js';
 import { createLocksHandlers } from './locks.js';
 import { createProfilesHandlers } from './profiles.js';
 import { createSchemaHandlers } from './schema.js';
@@ -41,5 +42,6 @@ export function createHandlers(services: Services): AdvisorApi {
     ...createSchemaHandlers(services),
     ...createDdlHandlers(services),
     ...createFilesHandlers(services),
+    ...createIndexesHandlers(services),
   };
 }

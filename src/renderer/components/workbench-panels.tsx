@@ -11,6 +11,7 @@ import type { ShortcutKeys } from './app-commands.js';
 import { ErrorBox } from './error-box.js';
 import { ExportPanel } from './export-panel.js';
 import { FindingsPanel } from './findings-panel.js';
+import { IndexesPanel } from './indexes-panel.js';
 import { LocksPanel } from './locks-panel.js';
 import { ModesPanel } from './modes-panel.js';
 import { PlanPanel } from './plan-panel.js';
@@ -19,6 +20,7 @@ import { TopQueriesPanel } from './top-queries-panel.js';
 const panelList: { id: PanelId; label: string }[] = [
   { id: 'findings', label: 'Findings' },
   { id: 'plan', label: 'Plan' },
+  ...(features.indexes ? [{ id: 'indexes' as const, label: 'Indexes' }] : []),
   ...(features.top ? [{ id: 'top' as const, label: 'Top queries' }] : []),
   ...(features.locks ? [{ id: 'locks' as const, label: 'Locks' }] : []),
   ...(features.modes ? [{ id: 'modes' as const, label: 'Modes' }] : []),
@@ -133,6 +135,7 @@ export function WorkbenchPanels({
             onOpenFinding={tabs.openFinding}
           />
         )}
+        {panel === 'indexes' && features.indexes && <IndexesPanel wb={wb} state={state} />}
         {features.top && (panel === 'top' || state.topKept) && (
           // Kept mounted once opened: a running capture and its result survive a switch to another panel.
           <div className="panels__keep" hidden={panel !== 'top'}>

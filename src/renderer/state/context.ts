@@ -50,4 +50,5 @@ export const features = {
   locks: hasMethod('locks.poll') && hasMethod('locks.kill'),
   export: hasMethod('workspace.get') && hasMethod('export.preview'),
   ruleToggles: hasMethod('workspace.get') && hasMethod('workspace.setRuleDisabled'),
+  indexes: hasMethod('indexes.design'),
 } as const;

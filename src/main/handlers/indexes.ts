@@ -1,0 +1,42 @@
+// Handlers for the index-design area (src/shared/api/indexes.ts): the Index set view's workload design.
+
+import { designWorkloadIndexes, workloadFromText } from '../../core/indexing/index.js';
+import { offlineServerInfo } from '../../core/sqlmode/modes.js';
+import type { IndexesApi } from '../../shared/api/indexes.js';
+import { AdvisorError } from '../../shared/errors.js';
+import { offlineSchema, offlineTarget } from '../services/analysis.js';
+import type { Services } from '../services/index.js';
+import { mapMysqlError } from '../services/mysql-errors.js';
+import { loadSchema } from '../services/schema.js';
+
+export function createIndexesHandlers(services: Services): IndexesApi {
+  const { connections } = services;
+  return {
+    async 'indexes.design'(request) {
+      const statements = workloadFromText(request.sql);
+      const options = {
+        ...(request.maxIndexes ? { maxIndexes: request.maxIndexes } : {}),
+        ...(request.maxKeyBytes ? { maxKeyBytes: request.maxKeyBytes } : {}),
+      };
+      if (request.connectionId) {
+        const { connection, server, target } = connections.get(request.connectionId);
+        if (!server.database)
+          throw new AdvisorError('INVALID_INPUT', 'The index set needs the schema of a database.', {
+            hint: 'Choose a default database for this connection.',
+          });
+        const schema = await loadSchema(connection, server, server.database).catch((error: unknown) => {
+          throw mapMysqlError(error, { host: target.host, port: target.port, action: 'Reading the schema' });
+        });
+        return { plan: designWorkloadIndexes(statements, schema, server, options) };
+      }
+      const chosen = offlineTarget(request.target?.flavor, request.target?.version);
+      const server = offlineServerInfo(chosen.flavor, chosen.version);
+      const schema = offlineSchema(request.schemaSql, chosen.flavor, chosen.version);
+      if (schema.tables.length === 0)
+        throw new AdvisorError('INVALID_INPUT', 'The index set needs a schema.', {
+          hint: 'Paste CREATE TABLE statements as the offline schema, or connect to a server.',
+        });
+      return { plan: designWorkloadIndexes(statements, schema, server, options) };
+    },
+  };
+}

@@ -1,0 +1,349 @@
+// The Indexes panel: per query the "Index plan" (the analysis's statements[].indexPlan), per workload the "Index set".
+import type { DesignedPart, TableIndexPlan, WorkloadIndex, WorkloadPlan } from '../../core/indexing/index.js';
+import type { StatementReport } from '../../core/model/report.js';
+import {
+  acceptIndex,
+  benefitBars,
+  designIndexSet,
+  indexKey,
+  indexSetStore,
+  rejectIndex,
+  type IndexSetState,
+} from '../state/index-set.js';
+import type { Workbench } from '../state/context.js';
+import { useStore } from '../state/store.js';
+import { openVerify, verifyBlocked } from '../state/suggestions.js';
+import { activeAnalysis, type WorkbenchState } from '../state/workbench.js';
+import { ErrorBox } from './error-box.js';
+import { WhatIfResult } from './what-if-dialog.js';
+
+const roleLabel: Record<DesignedPart['role'], string> = {
+  equality: 'equality',
+  join: 'join',
+  in: 'IN list',
+  range: 'range',
+  sort: 'ORDER BY',
+  group: 'GROUP BY',
+  cover: 'covers',
+};
+
+const verdictLabel: Record<TableIndexPlan['verdict'], string> = {
+  create: 'new index',
+  extend: 'extends an index',
+  served: 'already served',
+  none: 'no index',
+};
+
+/** One line of SQL for a header: comments (the `-- weight:` lines) dropped, whitespace collapsed. */
+function oneLine(sql: string, length: number): string {
+  return sql
+    .replace(/^\s*(--|#)[^\n]*$/gm, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, length);
+}
+
+function partLabel(part: DesignedPart): string {
+  const name = part.column ?? `(${part.expression ?? ''})`;
+  return `${name}${part.prefixLength ? `(${part.prefixLength})` : ''}${part.desc ? ' DESC' : ''}`;
+}
+
+function KeyParts({ parts }: { parts: DesignedPart[] }) {
+  return (
+    <ol className="index-parts" aria-label="Key parts in order">
+      {parts.map((part, i) => (
+        <li key={i} className={`index-part index-part--${part.role}`} data-testid="index-part">
+          <code>{partLabel(part)}</code>
+          <span className="index-part__role">{roleLabel[part.role]}</span>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+export function IndexesPanel({ wb, state }: { wb: Workbench; state: WorkbenchState }) {
+  const set = useStore(indexSetStore(wb));
+  const analysis = activeAnalysis(state);
+  const statements =
+    analysis.status === 'done'
+      ? analysis.report.statements.filter((statement) => statement.indexPlan?.tables.length)
+      : [];
+  return (
+    <div className="indexes">
+      <section className="indexes__plans" aria-label="Index plan" data-testid="index-plan">
+        <h3 className="indexes__title">Index plan</h3>
+        {analysis.status !== 'done' ? (
+          <p className="indexes__empty">Analyze the editor’s statements to see the index each one needs.</p>
+        ) : statements.length === 0 ? (
+          <p className="indexes__empty">
+            No statement has an index design: it needs a SELECT, UPDATE or DELETE over tables the schema
+            knows.
+          </p>
+        ) : (
+          statements.map((statement) => (
+            <StatementPlan key={statement.index} wb={wb} state={state} statement={statement} />
+          ))
+        )}
+      </section>
+      <IndexSetView wb={wb} set={set} />
+    </div>
+  );
+}
+
+function StatementPlan({
+  wb,
+  state,
+  statement,
+}: {
+  wb: Workbench;
+  state: WorkbenchState;
+  statement: StatementReport;
+}) {
+  const plan = statement.indexPlan!;
+  const analysis = activeAnalysis(state);
+  const items = analysis.status === 'done' ? analysis.items : [];
+  const blocked = verifyBlocked(state);
+  return (
+    <article className="index-plan" data-testid="index-plan-statement">
+      <header className="index-plan__head">
+        <span className="chip chip--muted">Statement {statement.index + 1}</span>
+        <code className="index-plan__sql" title={statement.sql}>
+          {oneLine(statement.sql, 160)}
+        </code>
+      </header>
+      {plan.drivingTable && <p className="index-plan__note">{plan.notes.find((n) => /drives/.test(n))}</p>}
+      {plan.tables.map((table) => {
+        // The IDX001 finding of this table and statement carries the same DDL: it is what what-if verifies.
+        const finding = items.find(
+          (item) =>
+            item.kind === 'finding' &&
+            item.statementIndex === statement.index &&
+            item.finding.rule === 'IDX001' &&
+            item.finding.table?.toLowerCase() === table.table.toLowerCase(),
+        );
+        const verification = finding ? state.verifications[`${finding.key}#0`] : undefined;
+        return (
+          <div
+            key={`${table.table}-${table.alias ?? ''}`}
+            className="index-plan__table"
+            data-testid="index-plan-table"
+            data-verdict={table.verdict}
+          >
+            <div className="index-plan__title">
+              <strong>{table.table}</strong>
+              {table.alias && <span className="chip chip--muted">as {table.alias}</span>}
+              {table.role !== 'only' && <span className="chip">{table.role}</span>}
+              <span
+                className={`badge ${table.verdict === 'create' || table.verdict === 'extend' ? 'badge--caution' : 'badge--ok'}`}
+                data-testid="index-plan-verdict"
+              >
+                {verdictLabel[table.verdict]}
+              </span>
+              {table.covering && <span className="badge badge--ok">covering</span>}
+              {table.sortFromIndex && <span className="badge badge--ok">sort from index</span>}
+            </div>
+            {table.parts.length > 0 && <KeyParts parts={table.parts} />}
+            {table.existingIndex && (
+              <p className="index-plan__replaces" data-testid="index-plan-replaces">
+                {table.verdict === 'extend'
+                  ? `Replaces ${table.existingIndex}: it is a left prefix of this index, dropped and re-added in one ALTER.`
+                  : `Uses the existing index ${table.existingIndex}: nothing to add.`}
+              </p>
+            )}
+            {table.notes.length > 0 && (
+              <ul className="index-plan__why" aria-label="Why this column order">
+                {table.notes.map((note) => (
+                  <li key={note}>{note}</li>
+                ))}
+              </ul>
+            )}
+            {table.ddl.length > 0 && <pre className="index-plan__ddl">{table.ddl.join('\n')}</pre>}
+            {table.ddl.length > 0 && finding && (
+              <div className="index-plan__explain">
+                <button
+                  type="button"
+                  className="button button--small"
+                  disabled={blocked !== null}
+                  title={
+                    blocked ??
+                    'Build the index invisibly (or in the sandbox), EXPLAIN before and after, drop it'
+                  }
+                  onClick={() => openVerify(wb, finding.key, 0)}
+                  data-testid="index-plan-explain"
+                >
+                  EXPLAIN before/after
+                </button>
+                {blocked && <span className="index-plan__blocked">{blocked}</span>}
+                {verification && <WhatIfResult reply={verification} />}
+              </div>
+            )}
+          </div>
+        );
+      })}
+    </article>
+  );
+}
+
+function IndexSetView({ wb, set }: { wb: Workbench; set: IndexSetState }) {
+  return (
+    <section className="indexes__set" aria-label="Index set" data-testid="index-set">
+      <div className="indexes__set-head">
+        <h3 className="indexes__title">Index set</h3>
+        <button
+          type="button"
+          className="button button--small"
+          onClick={() => void designIndexSet(wb)}
+          disabled={set.status === 'running'}
+          title="One index set for every statement in the editor (a '-- weight: N' comment before a statement weighs it)"
+          data-testid="index-set-design"
+        >
+          {set.status === 'running'
+            ? 'Designing…'
+            : set.plan
+              ? 'Design again'
+              : 'Design for the editor’s statements'}
+        </button>
+      </div>
+      {set.error && <ErrorBox error={set.error} testId="index-set-error" />}
+      {set.actionError && <ErrorBox error={set.actionError} testId="index-set-action-error" />}
+      {set.plan ? (
+        <IndexSetResult wb={wb} plan={set.plan} set={set} />
+      ) : (
+        !set.error && (
+          <p className="indexes__empty">
+            Every statement in the editor is one query of the workload; candidates are merged by prefix and
+            chosen by benefit per byte, weighed against the writes on each table.
+          </p>
+        )
+      )}
+    </section>
+  );
+}
+
+function IndexSetResult({ wb, plan, set }: { wb: Workbench; plan: WorkloadPlan; set: IndexSetState }) {
+  const bars = benefitBars(plan);
+  return (
+    <>
+      <p className="indexes__summary" data-testid="index-set-summary">
+        {plan.indexes.length} index{plan.indexes.length === 1 ? '' : 'es'} for {plan.queries.length} statement
+        {plan.queries.length === 1 ? '' : 's'}
+      </p>
+      <ul className="index-set" aria-label="Indexes by estimated time saved">
+        {plan.indexes.map((index, n) => (
+          <IndexRow key={indexKey(index)} wb={wb} index={index} bar={bars.indexes[n] ?? 0} set={set} />
+        ))}
+      </ul>
+      <h4 className="indexes__subtitle">Per statement</h4>
+      <ul className="index-set__queries" aria-label="Statements and the index each uses">
+        {plan.queries.map((query, n) => (
+          <li key={query.index} className="index-set__query" data-testid="index-set-query">
+            <span className="index-set__bar" title={`weight ${query.weight}`}>
+              <span style={{ width: `${Math.round((bars.queries[n] ?? 0) * 100)}%` }} />
+            </span>
+            <code className="index-set__sql" title={query.sql}>
+              #{query.index + 1} {oneLine(query.sql, 90)}
+            </code>
+            <span className="index-set__uses">
+              {query.error
+                ? query.error
+                : query.tables.length === 0
+                  ? 'no table to index'
+                  : query.tables
+                      .map(
+                        (table) =>
+                          `${table.table}: ${table.uses ?? 'no index'}${table.via === 'existing' ? ' (existing)' : ''}`,
+                      )
+                      .join('; ')}
+            </span>
+          </li>
+        ))}
+      </ul>
+      {plan.redundant.length > 0 && (
+        <>
+          <h4 className="indexes__subtitle">Redundant indexes</h4>
+          <ul className="index-set__hygiene" data-testid="index-set-redundant">
+            {plan.redundant.map((entry) => (
+              <li key={`${entry.table}.${entry.index}`}>
+                <strong>
+                  {entry.table}.{entry.index}
+                </strong>{' '}
+                {entry.notes[0]}
+                <pre className="index-plan__ddl">{entry.ddl.join('\n')}</pre>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {plan.notes.map((note) => (
+        <p key={note} className="index-plan__note">
+          {note}
+        </p>
+      ))}
+    </>
+  );
+}
+
+function IndexRow({
+  wb,
+  index,
+  bar,
+  set,
+}: {
+  wb: Workbench;
+  index: WorkloadIndex;
+  bar: number;
+  set: IndexSetState;
+}) {
+  const decision = set.decisions[indexKey(index)];
+  return (
+    <li
+      className={`index-set__index${decision ? ` is-${decision.kind}` : ''}${index.rejected ? ' is-refused' : ''}`}
+      data-testid="index-set-index"
+      data-decision={decision?.kind ?? 'open'}
+    >
+      <div className="index-set__row">
+        <span
+          className="index-set__bar index-set__bar--benefit"
+          title={`net benefit ${index.netBenefit.toFixed(2)}`}
+        >
+          <span style={{ width: `${Math.round(bar * 100)}%` }} />
+        </span>
+        <strong>
+          {index.table}.{index.name}
+        </strong>
+        <span className="chip chip--muted">
+          {index.verdict === 'extend' ? `extends ${index.existingIndex}` : 'new'}
+        </span>
+        <span className="index-set__numbers">
+          benefit {index.readBenefit.toFixed(2)} · write cost {index.writeCost.toFixed(2)} · serves{' '}
+          {index.serves.map((n) => `#${n + 1}`).join(', ')}
+        </span>
+        <span className="suggestion__actions">
+          {decision?.kind === 'accepted' && <span className="badge badge--ok">in export</span>}
+          {decision?.kind === 'rejected' && <span className="badge badge--caution">rejected</span>}
+          <button
+            type="button"
+            className="button button--small"
+            disabled={decision?.kind === 'accepted'}
+            onClick={() => void acceptIndex(wb, index)}
+            data-testid="index-set-accept"
+          >
+            Accept
+          </button>
+          <button
+            type="button"
+            className="button button--small"
+            disabled={decision?.kind === 'rejected'}
+            onClick={() => void rejectIndex(wb, index)}
+            data-testid="index-set-reject"
+          >
+            Reject
+          </button>
+        </span>
+      </div>
+      <KeyParts parts={index.parts} />
+      <pre className="index-plan__ddl">{index.ddl.join('\n')}</pre>
+      {index.rejected && <p className="index-plan__blocked">{index.rejected}</p>}
+    </li>
+  );
+}
