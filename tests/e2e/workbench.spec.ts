@@ -161,7 +161,7 @@ test('command palette lists every action with its shortcut and runs the chosen o
   ];
   expect({ toolbar: toolbar.length, panels: panelTabs.length, missing }).toEqual({
     toolbar: toolbar.length,
-    panels: 6,
+    panels: 7,
     missing: [],
   });
   // Apply DDL needs a server; offline it says so.

@@ -103,6 +103,9 @@ export function paletteCommands(
     { id: 'demo', title: 'Try it: load the demo (no server needed)', run: () => void tabs.tryDemo() },
     { id: 'panel-findings', title: 'Show Findings panel', run: show('findings') },
     { id: 'panel-plan', title: 'Show Plan panel', run: show('plan') },
+    ...(features.indexes
+      ? [{ id: 'panel-indexes', title: 'Show Indexes panel (index plan, index set)', run: show('indexes') }]
+      : []),
     ...(features.top
       ? [{ id: 'panel-top', title: 'Show Top queries panel (slow log, live digests)', run: show('top') }]
       : []),
