@@ -1,6 +1,9 @@
-// e2e (issue 18): a plan shows only its own statement's findings; more to come per item (Top queries, Visual Explain detail, slow_log source, theme).
-import { expect, test } from '@playwright/test';
-import { openWorkbench } from './helpers/workbench.js';
+// e2e (issue 18, a DBA's day at 1280×800): a plan shows only its own statement's findings; Top queries fits, adds up and is consistent.
+import { expect, test, type Page } from '@playwright/test';
+import mysql from 'mysql2/promise';
+import { useScratchDatabase } from './helpers/database.js';
+import { mysqlTestUrl } from './helpers/env.js';
+import { connectWithForm, formFromUrl, openWorkbench } from './helpers/workbench.js';
 
 test('plan view: a node links the findings of its own statement, not those of another statement on the same table', async ({
   page,
@@ -20,4 +23,113 @@ test('plan view: a node links the findings of its own statement, not those of an
   await expect(links).toHaveCount(1);
   await expect(links).toContainText('MONTH');
   await expect(links).not.toContainText('YEAR');
+});
+
+/** Cells of the Top queries table whose text does not fit (fingerprints may be cut: they have a tooltip). */
+async function cutCells(page: Page): Promise<string[]> {
+  return page.getByTestId('top-table').evaluate((table) =>
+    [...table.querySelectorAll<HTMLElement>('th, td')]
+      .filter((cell) => !cell.classList.contains('top__fingerprint') && !cell.closest('.top__pad'))
+      .filter((cell) => !cell.classList.contains('top__col-fingerprint'))
+      .filter((cell) => cell.scrollWidth > cell.clientWidth || cell.getBoundingClientRect().height > 30)
+      .map((cell) => cell.textContent ?? ''),
+  );
+}
+
+/** Controls of the Top queries toolbar that the progress line covers. */
+async function coveredControls(page: Page): Promise<string[]> {
+  const progress = await page.getByTestId('top-progress').boundingBox();
+  if (!progress) throw new Error('no progress line');
+  const covered: string[] = [];
+  for (const control of await page.locator('.top__toolbar button, .top__toolbar input').all()) {
+    const box = await control.boundingBox();
+    if (!box) continue;
+    const apart =
+      box.x >= progress.x + progress.width ||
+      progress.x >= box.x + box.width ||
+      box.y >= progress.y + progress.height ||
+      progress.y >= box.y + box.height;
+    if (!apart) covered.push((await control.getAttribute('data-testid')) ?? (await control.innerText()));
+  }
+  return covered;
+}
+
+test('Top queries at 1280×800: no column cut, the progress line covers no button, a "% total" column that adds up', async ({
+  page,
+}) => {
+  expect(page.viewportSize()).toEqual({ width: 1280, height: 800 });
+  await openWorkbench(page);
+  await page.getByTestId('panel-tab-top').click();
+  await page.getByTestId('top-path').fill('tests/fixtures/slowlogs/generated/mysql-workload.log');
+  await page.getByTestId('top-start').click();
+  await expect(page.getByTestId('top-progress')).toContainText('done');
+  expect(await coveredControls(page)).toEqual([]);
+  await expect(page.getByTestId('top-col-share')).toHaveText('% total');
+  expect(await cutCells(page)).toEqual([]);
+  // Every class is in view (15 of them): their shares add up to 100 %.
+  const shares = await page.getByTestId('top-class-share').allTextContents();
+  const rows = await page.getByTestId('top-class').count();
+  expect(shares).toHaveLength(rows);
+  const sum = shares.reduce((total, text) => total + (text === '<0.1%' ? 0.05 : Number.parseFloat(text)), 0);
+  expect(Math.abs(sum - 100)).toBeLessThan(rows * 0.1);
+  // Sorted by total time: the shares go down.
+  const values = shares.map((text) => (text === '<0.1%' ? 0.05 : Number.parseFloat(text)));
+  expect(values).toEqual([...values].sort((a, b) => b - a));
+  await page.getByTestId('top-class').first().click();
+  expect(await cutCells(page)).toEqual([]);
+  await page.screenshot({ path: 'docs/screenshots/top-queries-1280.png' });
+});
+
+/** `46.3 ms`, `1.20 s`, `36 µs` → seconds. */
+function parseSeconds(text: string): number {
+  const match = /^([\d.,]+)\s*(s|ms|µs)$/.exec(text.trim());
+  if (!match) throw new Error(`not a time: ${text}`);
+  const value = Number(match[1]!.replace(/,/g, ''));
+  return match[2] === 's' ? value : match[2] === 'ms' ? value / 1000 : value / 1_000_000;
+}
+
+test.describe('against MySQL 8.0.33', () => {
+  const database = useScratchDatabase(
+    'sargable_dba_top',
+    `CREATE TABLE orders_day (id INT PRIMARY KEY AUTO_INCREMENT, note VARCHAR(40), amount INT);
+INSERT INTO orders_day (note, amount) VALUES ('a', 1), ('b', 2), ('c', 3), ('x', 4);`,
+  );
+
+  test('live digests: 95th never above max, both marked as since first seen, the capture’s own polling not listed', async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    await openWorkbench(page);
+    await connectWithForm(page, formFromUrl(mysqlTestUrl(), database));
+    await page.getByTestId('panel-tab-top').click();
+    await page.getByTestId('top-source-digests').check();
+    await page.getByTestId('top-window').fill('4');
+    await page.getByTestId('top-start').click();
+    await expect(page.getByTestId('top-progress')).toContainText('capturing');
+    const connection = await mysql.createConnection({ uri: mysqlTestUrl().href, database });
+    try {
+      const until = Date.now() + 3000;
+      while (Date.now() < until) {
+        await connection.query("SELECT * FROM orders_day WHERE note = 'x'");
+        await connection.query('SELECT SLEEP(0.01) FROM orders_day WHERE id = 2');
+      }
+    } finally {
+      await connection.end();
+    }
+    await expect(page.getByTestId('top-summary')).toContainText('statements', { timeout: 30_000 });
+    await expect(page.getByTestId('top-sort-p95')).toContainText('95th*');
+    await expect(page.getByTestId('top-sort-max')).toContainText('Max*');
+    await expect(page.getByTestId('top-lifetime-note')).toBeVisible();
+    const fingerprints = await page.locator('[data-testid=top-class] td.top__fingerprint').allTextContents();
+    expect(fingerprints.some((text) => text.includes('orders_day'))).toBe(true);
+    expect(fingerprints.filter((text) => /performance_schema/i.test(text))).toEqual([]);
+    for (const row of await page.getByTestId('top-class').all()) {
+      const cells = await row.locator('td').allTextContents();
+      // # Total % Count Avg 95th Max …
+      const [p95, max] = [cells[5]!, cells[6]!];
+      if (p95 === '—' || max === '—') continue;
+      expect(parseSeconds(p95)).toBeLessThanOrEqual(parseSeconds(max));
+    }
+    expect(await cutCells(page)).toEqual([]);
+  });
 });

@@ -1,19 +1,32 @@
 // The Top queries table: ranked classes in a virtualized table (only the rows in view are in the DOM), sortable by column.
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useCallback, useEffect, useRef, type KeyboardEvent } from 'react';
+import { Fragment, memo, useCallback, useEffect, useRef, type KeyboardEvent } from 'react';
 import type { TopClass, TopSortKey } from '../../core/capture/index.js';
 import type { TopSort } from '../state/top-queries.js';
 
-const columns: { key: TopSortKey; label: string }[] = [
-  { key: 'totalSeconds', label: 'Total' },
-  { key: 'count', label: 'Count' },
-  { key: 'avg', label: 'Avg' },
-  { key: 'p95', label: '95th' },
-  { key: 'max', label: 'Max' },
-  { key: 'lockSeconds', label: 'Lock' },
-  { key: 'rowsExamined', label: 'Rows exam.' },
-  { key: 'rowsSent', label: 'Rows sent' },
+/** The sortable columns; `lifetime` ones are since the digest was first seen in a live window. */
+const columns: { key: TopSortKey; label: string; title: string; lifetime?: boolean }[] = [
+  { key: 'totalSeconds', label: 'Total', title: 'Total query time of the class' },
+  { key: 'count', label: 'Count', title: 'Executions' },
+  { key: 'avg', label: 'Avg', title: 'Average query time' },
+  { key: 'p95', label: '95th', title: '95th percentile of the query time', lifetime: true },
+  { key: 'max', label: 'Max', title: 'Longest query time', lifetime: true },
+  { key: 'lockSeconds', label: 'Lock', title: 'Total lock time' },
+  { key: 'rowsExamined', label: 'Exam.', title: 'Rows examined' },
+  { key: 'rowsSent', label: 'Sent', title: 'Rows sent' },
 ];
+
+/** Live digests: performance_schema keeps 95th and max per digest since it was first seen, not per window. */
+const lifetimeNote =
+  'since the digest was first seen (performance_schema keeps no per-window quantiles; Total, Count and Avg are the window)';
+
+/** `12.3%`, `<0.1%`, `—` when the total is unknown. */
+export function percentOfTotal(value: number, total: number): string {
+  if (!(total > 0)) return '—';
+  const share = (value / total) * 100;
+  if (share > 0 && share < 0.1) return '<0.1%';
+  return `${share.toFixed(1)}%`;
+}
 
 /** Row height of the virtualized table (CSS keeps every row on one line at this height). */
 const ROW_HEIGHT = 26;
@@ -54,6 +67,8 @@ export const ClassTable = memo(function ClassTable({
   sort,
   onSort,
   resetKey,
+  totalSeconds,
+  lifetime = false,
 }: {
   classes: TopClass[];
   empty: string;
@@ -63,6 +78,10 @@ export const ClassTable = memo(function ClassTable({
   onSort(key: TopSortKey): void;
   /** A new list scrolls back to the top. */
   resetKey: unknown;
+  /** Query time of the whole list (not only the shown classes): the "% of total" column's base. */
+  totalSeconds: number;
+  /** 95th and Max are since each digest was first seen (live digests). */
+  lifetime?: boolean;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -110,31 +129,50 @@ export const ClassTable = memo(function ClassTable({
       <table className="data-table top__table" data-testid="top-table" aria-rowcount={classes.length}>
         <thead>
           <tr>
-            <th scope="col">#</th>
-            {columns.map(({ key, label }) => (
-              <th
-                key={key}
-                scope="col"
-                aria-sort={sort.key === key ? (sort.descending ? 'descending' : 'ascending') : undefined}
-              >
-                <button
-                  type="button"
-                  className="top__sort"
-                  onClick={() => onSort(key)}
-                  data-testid={`top-sort-${key}`}
+            <th scope="col" className="top__col-rank">
+              #
+            </th>
+            {columns.map(({ key, label, title, lifetime: since }) => (
+              <Fragment key={key}>
+                <th
+                  scope="col"
+                  className="top__col-number"
+                  aria-sort={sort.key === key ? (sort.descending ? 'descending' : 'ascending') : undefined}
+                  data-testid={`top-col-${key}`}
                 >
-                  {label}
-                  {sort.key === key ? (sort.descending ? ' ▾' : ' ▴') : ''}
-                </button>
-              </th>
+                  <button
+                    type="button"
+                    className="top__sort"
+                    onClick={() => onSort(key)}
+                    title={lifetime && since ? `${title}, ${lifetimeNote}` : title}
+                    data-testid={`top-sort-${key}`}
+                  >
+                    {label}
+                    {lifetime && since ? '*' : ''}
+                    {sort.key === key ? (sort.descending ? ' ▾' : ' ▴') : ''}
+                  </button>
+                </th>
+                {key === 'totalSeconds' && (
+                  <th
+                    scope="col"
+                    className="top__col-number"
+                    title="Share of the total query time of every class in the list"
+                    data-testid="top-col-share"
+                  >
+                    % total
+                  </th>
+                )}
+              </Fragment>
             ))}
-            <th scope="col">Fingerprint</th>
+            <th scope="col" className="top__col-fingerprint">
+              Fingerprint
+            </th>
           </tr>
         </thead>
         <tbody>
           {padTop > 0 && (
             <tr className="top__pad" aria-hidden="true">
-              <td colSpan={columns.length + 2} style={{ height: padTop }} />
+              <td colSpan={columns.length + 3} style={{ height: padTop }} />
             </tr>
           )}
           {items.map((item) => {
@@ -150,7 +188,8 @@ export const ClassTable = memo(function ClassTable({
               >
                 <td>{item.index + 1}</td>
                 <td>{seconds(entry.totalSeconds)}</td>
-                <td>{count(entry.count)}</td>
+                <td data-testid="top-class-share">{percentOfTotal(entry.totalSeconds, totalSeconds)}</td>
+                <td data-testid="top-class-count">{count(entry.count)}</td>
                 <td>{seconds(entry.latency.avg)}</td>
                 <td>{seconds(entry.latency.p95)}</td>
                 <td>{seconds(entry.latency.max)}</td>
@@ -165,7 +204,7 @@ export const ClassTable = memo(function ClassTable({
           })}
           {padBottom > 0 && (
             <tr className="top__pad" aria-hidden="true">
-              <td colSpan={columns.length + 2} style={{ height: padBottom }} />
+              <td colSpan={columns.length + 3} style={{ height: padBottom }} />
             </tr>
           )}
         </tbody>

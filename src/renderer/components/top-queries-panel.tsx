@@ -112,6 +112,10 @@ export function TopQueriesPanel({
     () => selectTopClasses(list?.classes ?? [], { filter, sort: sort.key, descending: sort.descending }),
     [list, filter, sort],
   );
+  const listSeconds = useMemo(
+    () => (list?.classes ?? []).reduce((sum, entry) => sum + entry.totalSeconds, 0),
+    [list],
+  );
   const chosen = useMemo(
     () => (selected === null ? undefined : list?.classes.find((entry) => entry.id === selected)),
     [list, selected],
@@ -342,6 +346,11 @@ export function TopQueriesPanel({
                 {list.source.kind === 'performance_schema' ? 'statements' : 'events'} · {list.source.label}
                 {filter.trim() ? ` · ${formatCount(classes.length)} shown` : ''}
               </span>
+              {list.source.kind === 'performance_schema' && (
+                <span className="top__lifetime" data-testid="top-lifetime-note">
+                  * since each digest was first seen
+                </span>
+              )}
               <input
                 aria-label="Filter classes"
                 placeholder="Filter: fingerprint, schema, checksum"
@@ -381,6 +390,8 @@ export function TopQueriesPanel({
               sort={sort}
               onSort={(key) => dispatch({ type: 'sort/clicked', key })}
               resetKey={list}
+              totalSeconds={listSeconds}
+              lifetime={list.source.kind === 'performance_schema'}
             />
           </div>
           <TopDetails
