@@ -106,7 +106,10 @@ export function denyPermissionCheck(): boolean {
 }
 
 /** Native dialog options for files.choose (main shows them; the renderer only names the purpose). */
-export function dialogOptions(purpose: 'slowlog' | 'workspace-open' | 'workspace-save', multiple = false) {
+export function dialogOptions(
+  purpose: 'slowlog' | 'schema' | 'workspace-open' | 'workspace-save',
+  multiple = false,
+) {
   if (purpose === 'workspace-save')
     return {
       kind: 'save' as const,
@@ -115,6 +118,16 @@ export function dialogOptions(purpose: 'slowlog' | 'workspace-open' | 'workspace
     };
   const properties: Array<'openFile' | 'multiSelections'> = ['openFile'];
   if (multiple) properties.push('multiSelections');
+  if (purpose === 'schema')
+    return {
+      kind: 'open' as const,
+      title: 'Load a schema file (mysqldump, mariadb-dump, SHOW CREATE TABLE output)',
+      properties: ['openFile' as const],
+      filters: [
+        { name: 'SQL', extensions: ['sql', 'txt'] },
+        { name: 'All files', extensions: ['*'] },
+      ],
+    };
   return purpose === 'slowlog'
     ? {
         kind: 'open' as const,

@@ -4,6 +4,7 @@ import type { AnalyzeRequest, OpenResult } from '../shared/api.js';
 import { flavorName } from '../core/flavors/names.js';
 import type { ServerInfo } from '../core/model/server-info.js';
 import type { ProfileView } from '../shared/api/profiles.js';
+import type { SchemaFileReply } from '../shared/api/schema.js';
 
 /** The saved profile a live session was opened from (the sidebar and status bar show it). */
 export type LiveProfile = Pick<ProfileView, 'id' | 'name' | 'color' | 'production'>;
@@ -22,7 +23,15 @@ export type Session =
       /** Set when opened from a saved profile. */
       profile?: LiveProfile;
     }
-  | { kind: 'offline'; flavor: OfflineFlavor; version: string; schemaSql: string; demo?: boolean };
+  | {
+      kind: 'offline';
+      flavor: OfflineFlavor;
+      version: string;
+      schemaSql: string;
+      /** A schema file the service loaded (schema.loadFile): used instead of schemaSql. */
+      schemaFile?: SchemaFileReply;
+      demo?: boolean;
+    };
 
 /** Default offline versions, the servers the project tests against. */
 export const defaultVersions: Record<OfflineFlavor, string> = { mysql: '8.0.33', mariadb: '10.11' };
@@ -109,10 +118,27 @@ export function schemaCountLabel(schemaSql: string, flavor: OfflineFlavor): { te
   };
 }
 
+/** The status bar's schema label of an offline session: a loaded schema file's counts, or the pasted text's. */
+export function sessionSchemaLabel(session: Extract<Session, { kind: 'offline' }>): {
+  text: string;
+  title?: string;
+} {
+  const file = session.schemaFile;
+  if (!file) return schemaCountLabel(session.schemaSql, session.flavor);
+  const parts = [file.tables === 1 ? '1 table' : `${file.tables} tables`];
+  if (file.views > 0) parts.push(file.views === 1 ? '1 view' : `${file.views} views`);
+  if (file.skippedCount > 0) parts.push(`skipped ${file.skippedCount}`);
+  const skipped = file.skipped
+    .slice(0, 20)
+    .map((entry) => `line ${entry.line}: ${entry.statement}: ${entry.reason}`);
+  return { text: parts.join(', '), title: [file.name, ...skipped].join('\n') };
+}
+
 /** The `analyze.run` request for this session. */
 export function analyzeRequest(session: Session, sql: string): AnalyzeRequest {
   if (session.kind === 'live') return { sql, connectionId: session.connectionId };
   const request: AnalyzeRequest = { sql, target: { flavor: session.flavor, version: session.version } };
-  if (session.schemaSql.trim() !== '') request.schemaSql = session.schemaSql;
+  if (session.schemaFile) request.schemaId = session.schemaFile.schemaId;
+  else if (session.schemaSql.trim() !== '') request.schemaSql = session.schemaSql;
   return request;
 }

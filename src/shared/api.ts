@@ -52,6 +52,8 @@ export const analyzeRequestSchema = z.object({
   connectionId: z.string().optional(),
   /** Offline schema: CREATE TABLE statements. */
   schemaSql: z.string().optional(),
+  /** Offline schema: a schema file loaded with schema.loadFile (instead of schemaSql). */
+  schemaId: z.string().min(1).max(100).optional(),
   /** Offline target when not connected. */
   target: z.object({ flavor, version: z.string() }).optional(),
   /** Rule IDs not to run (disabled in the workspace). */

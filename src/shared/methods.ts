@@ -26,6 +26,7 @@ export const apiMethods = [
   'locks.kill',
   'ui.tableSize',
   'schema.outline',
+  'schema.loadFile',
   'capture.snapshot',
   'capture.delta',
   'capture.slowLogTable',

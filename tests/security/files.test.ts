@@ -128,6 +128,17 @@ describe('paths the user did not choose are refused, and nothing of the file com
     expect(mixed.json.error.code).toBe('FORBIDDEN');
   });
 
+  it('schema.loadFile reads no other file', async () => {
+    for (const ref of outside()) {
+      const reply = await call('schema.loadFile', { ref, flavor: 'mysql' });
+      expect(reply.json.error?.code, ref).toBe('FORBIDDEN');
+      expect(reply.text).not.toContain(canary);
+    }
+    // A grant for one file is no key to another: a forged id of a loaded schema is refused too.
+    const analysed = await call('analyze.run', { sql: 'SELECT 1', schemaId: 'schema:forged' });
+    expect(analysed.json.error?.code).toBe('NOT_FOUND');
+  });
+
   it('workspace.open reads no other file and never echoes content', async () => {
     for (const ref of outside()) {
       const reply = await call('workspace.open', { profileId: 'p', path: ref });
@@ -222,6 +233,20 @@ describe('files the user chose work', () => {
     expect(tooBig.status).toBe(413);
     expect(tooBig.json.error.code).toBe('INVALID_INPUT');
     expect(readdirSync(uploadDirs[0]!).some((file) => file.endsWith('big.log'))).toBe(false);
+  });
+
+  it('an uploaded schema file is loaded from disk (no request body limit) and analyses use it by id', async () => {
+    const ddl = 'CREATE TABLE orders (id INT PRIMARY KEY, created DATETIME, KEY (created));\n';
+    const uploaded = await upload('orders.sql', ddl);
+    const started = await call('schema.loadFile', { ref: uploaded.json.value.ref, flavor: 'mysql' });
+    const status = await settle(started.json.value.jobId);
+    expect(status.json.value.state).toBe('done');
+    expect(status.json.value.result).toMatchObject({ name: 'orders.sql', tables: 1, skippedCount: 0 });
+    const report = await call('analyze.run', {
+      sql: 'SELECT * FROM orders WHERE DATE(created) = CURDATE()',
+      schemaId: status.json.value.result.schemaId,
+    });
+    expect(report.json.value.schemaLoad.tables).toBe(1);
   });
 
   it('files.choose (Electron dialog in main) grants exactly what was chosen, with the access asked for', async () => {

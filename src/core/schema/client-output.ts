@@ -12,12 +12,28 @@ const BATCH_ROW = /^[^\t\n]+\t((?:CREATE|create) [^\t]*)(\t.*)?$/;
 const PROMPT = /^(?:mysql|MariaDB \[[^\]]*\])> /;
 const ROWS_IN_SET = /^(?:\d+ rows? in set|Empty set)\b/;
 
+/** How much of the text's start decides whether it is client output. */
+export const FRAMING_SAMPLE = 200_000;
+
+function framing(sample: string): { vertical: boolean; tabular: boolean; batch: boolean } {
+  return {
+    vertical: /^\*{5,} *\d+\. row \*{5,}\s*$/m.test(sample),
+    tabular: /^\|\s*(?:Table|View|Sequence)\s*\|\s*Create (?:Table|View|Sequence)\s*\|/m.test(sample),
+    batch: /^(?:Table|View|Sequence)\tCreate (?:Table|View|Sequence)/m.test(sample),
+  };
+}
+
+/** True when the text (its first FRAMING_SAMPLE characters) is client output that unwrapClientOutput changes. */
+export function hasClientFraming(sample: string): boolean {
+  const { vertical, tabular, batch } = framing(sample.slice(0, FRAMING_SAMPLE));
+  return vertical || tabular || batch;
+}
+
 /** Plain DDL from pasted client output (or the text itself when it has no client framing). */
 export function unwrapClientOutput(text: string): string {
-  const sample = text.length > 200_000 ? text.slice(0, 200_000) : text;
-  const vertical = /^\*{5,} *\d+\. row \*{5,}\s*$/m.test(sample);
-  const tabular = /^\|\s*(?:Table|View|Sequence)\s*\|\s*Create (?:Table|View|Sequence)\s*\|/m.test(sample);
-  const batch = /^(?:Table|View|Sequence)\tCreate (?:Table|View|Sequence)/m.test(sample);
+  const { vertical, tabular, batch } = framing(
+    text.length > FRAMING_SAMPLE ? text.slice(0, FRAMING_SAMPLE) : text,
+  );
   if (!vertical && !tabular && !batch) return text;
   const lines = text.split('\n');
   const out: string[] = [];

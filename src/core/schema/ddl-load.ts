@@ -47,51 +47,81 @@ export function loadSchemaText(
   input: string | readonly SchemaSource[],
   options: LoadOptions = {},
 ): SchemaLoadResult {
-  const flavor = options.flavor ?? 'mysql';
-  const state: LoadState = {
-    flavor,
-    expressionBudget: EXPRESSION_BUDGET,
-    printExpression: options.printExpression,
-    version: versionNumber(options.version ?? (flavor === 'mariadb' ? '10.11.0' : '8.0.33')),
-    database: null,
-    tables: new Map(),
-    summary: { tables: 0, views: 0, sequences: 0, loaded: [], skipped: [], ignored: 0, partial: [] },
-    source: undefined,
-  };
+  const loader = new SchemaLoader(options);
   const sources = typeof input === 'string' ? [{ name: '', text: input }] : input;
   for (const source of sources) {
-    state.source = sources.length > 1 || source.name ? source.name || undefined : undefined;
+    loader.startSource(sources.length > 1 || source.name ? source.name || undefined : undefined);
     // Each file of a `--tab` directory starts without a database (the file belongs to the dump's).
     const text = unwrapClientOutput(normalizeText(source.text));
-    for (const slice of splitStatements(text)) readStatement(slice, state);
+    for (const slice of splitStatements(text)) loader.statement(slice);
   }
-  const tables = [...state.tables.values()];
-  const summary = state.summary;
-  summary.tables = tables.filter((table) => table.kind === 'table').length;
-  summary.views = tables.filter((table) => table.kind === 'view').length;
-  summary.sequences = tables.filter((table) => table.kind === 'sequence').length;
-  summary.loaded = tables.map((table) => (table.schema ? `${table.schema}.${table.name}` : table.name));
-  return {
-    schema: {
-      source: 'ddl',
-      ...(summary.skipped.length > 0
-        ? {
-            skipped: summary.skipped.map((entry) => ({
-              table: entry.table ?? null,
-              line: entry.line,
-              reason: entry.reason,
-              ...(entry.source ? { source: entry.source } : {}),
-            })),
-          }
-        : {}),
-      tables: tables
-        .filter((table) => table.kind !== 'sequence')
-        .map(({ kind, engineName: _engine, charset: _charset, pendingCharsets: _pending, ...table }) =>
-          kind === 'view' ? { ...table, kind } : table,
-        ),
-    },
-    summary,
-  };
+  return loader.result();
+}
+
+/**
+ * The loader fed one statement at a time, for input read as a stream (a schema file far bigger than
+ * the text a request may carry; main/services/schema-files.ts): the same result as loadSchemaText on
+ * the whole text, with memory bounded by the model and the longest statement. The caller splits the
+ * text (core/sql/split-stream.ts) and unwraps pasted client output first (`hasClientFraming`).
+ */
+export class SchemaLoader {
+  private readonly state: LoadState;
+
+  constructor(options: LoadOptions = {}) {
+    const flavor = options.flavor ?? 'mysql';
+    this.state = {
+      flavor,
+      expressionBudget: EXPRESSION_BUDGET,
+      printExpression: options.printExpression,
+      version: versionNumber(options.version ?? (flavor === 'mariadb' ? '10.11.0' : '8.0.33')),
+      database: null,
+      tables: new Map(),
+      summary: { tables: 0, views: 0, sequences: 0, loaded: [], skipped: [], ignored: 0, partial: [] },
+      source: undefined,
+    };
+  }
+
+  /** The next statements come from this source (its name in skipped entries; undefined: one text). */
+  startSource(name: string | undefined): void {
+    this.state.source = name;
+  }
+
+  /** Apply one statement, as the server would. Never throws on bad input. */
+  statement(slice: StatementSlice): void {
+    readStatement(slice, this.state);
+  }
+
+  /** The schema and the account of what was loaded and skipped, after the last statement. */
+  result(): SchemaLoadResult {
+    const state = this.state;
+    const tables = [...state.tables.values()];
+    const summary = state.summary;
+    summary.tables = tables.filter((table) => table.kind === 'table').length;
+    summary.views = tables.filter((table) => table.kind === 'view').length;
+    summary.sequences = tables.filter((table) => table.kind === 'sequence').length;
+    summary.loaded = tables.map((table) => (table.schema ? `${table.schema}.${table.name}` : table.name));
+    return {
+      schema: {
+        source: 'ddl',
+        ...(summary.skipped.length > 0
+          ? {
+              skipped: summary.skipped.map((entry) => ({
+                table: entry.table ?? null,
+                line: entry.line,
+                reason: entry.reason,
+                ...(entry.source ? { source: entry.source } : {}),
+              })),
+            }
+          : {}),
+        tables: tables
+          .filter((table) => table.kind !== 'sequence')
+          .map(({ kind, engineName: _engine, charset: _charset, pendingCharsets: _pending, ...table }) =>
+            kind === 'view' ? { ...table, kind } : table,
+          ),
+      },
+      summary,
+    };
+  }
 }
 
 /** A BOM is dropped; NUL bytes become spaces (they cannot be in DDL and would end C strings). */

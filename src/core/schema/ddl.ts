@@ -5,7 +5,7 @@ import type { Flavor } from '../flavors/capabilities.js';
 import type { ColumnInfo, IndexInfo, IndexPart, SchemaModel } from '../model/schema.js';
 import { type AstNode, columnName, isNode } from '../sql/ast.js';
 import { parseFragment, printSql } from '../sql/parse.js';
-import { loadSchemaText, type SchemaLoadSummary, type SchemaSource } from './ddl-load.js';
+import { loadSchemaText, SchemaLoader, type SchemaLoadSummary, type SchemaSource } from './ddl-load.js';
 
 /** Problems met while reading the DDL; the tables that did parse are still returned. */
 export interface DdlProblem {
@@ -35,6 +35,11 @@ export function schemaFromDdl(
     column: entry.column,
   }));
   return { schema, problems, summary };
+}
+
+/** A loader fed statement by statement (a schema file read as a stream) that loads as schemaFromDdl does. */
+export function schemaLoader(flavor: Flavor = 'mysql', version?: string): SchemaLoader {
+  return new SchemaLoader({ flavor, printExpression: printExpressionText, ...(version ? { version } : {}) });
 }
 
 /** An expression as node-sql-parser prints it (`month(\`ts\`)`), or null when it does not parse. */

@@ -5,6 +5,7 @@ import { offlineTarget, runLiveAnalysis, runOfflineAnalysis } from '../services/
 import type { Services } from '../services/index.js';
 import { mapMysqlError } from '../services/mysql-errors.js';
 import { loadSchema } from '../services/schema.js';
+import { LoadedSchemas } from '../services/schema-files.js';
 
 type BaseApi = Pick<AdvisorApi, 'app.info' | 'connection.open' | 'connection.close' | 'analyze.run'>;
 
@@ -42,7 +43,9 @@ export function createBaseHandlers(services: Services): BaseApi {
         request.sql,
         target,
         request.target ? 'flags' : 'default',
-        request.schemaSql,
+        request.schemaId
+          ? (services.schemas ??= new LoadedSchemas()).get(request.schemaId)
+          : request.schemaSql,
         request.disabledRules ? { disabledRules: request.disabledRules } : {},
       );
     },

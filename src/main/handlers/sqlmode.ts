@@ -8,16 +8,19 @@ import { AdvisorError } from '../../shared/errors.js';
 import type { Services } from '../services/index.js';
 import { offlineSchema, offlineTarget } from '../services/analysis.js';
 import { loadSchema } from '../services/schema.js';
+import { LoadedSchemas } from '../services/schema-files.js';
 import { readSqlModeView } from '../services/sqlmode.js';
 
 interface UpgradeRequest {
   target: { flavor: 'mysql' | 'mariadb' | 'percona'; version: string };
   sqlMode?: string | undefined;
   schemaSql?: string | undefined;
+  schemaId?: string | undefined;
   connectionId?: string | undefined;
 }
 
-export function createSqlModeHandlers({ connections }: Services): SqlModeApi {
+export function createSqlModeHandlers(services: Services): SqlModeApi {
+  const { connections } = services;
   /** The target (mode validated for it: unknown names list the valid ones) and the schema to check against. */
   async function prepare(
     request: UpgradeRequest,
@@ -36,7 +39,9 @@ export function createSqlModeHandlers({ connections }: Services): SqlModeApi {
         );
       }
     }
-    let schema = offlineSchema(request.schemaSql, target.flavor);
+    let schema = request.schemaId
+      ? (services.schemas ??= new LoadedSchemas()).get(request.schemaId).schema
+      : offlineSchema(request.schemaSql, target.flavor);
     if (request.connectionId) {
       const { connection, server } = connections.get(request.connectionId);
       if (server.database) schema = await loadSchema(connection, server, server.database);

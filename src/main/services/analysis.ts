@@ -63,6 +63,12 @@ export function offlineSchemaLoad(
     typeof ddl === 'string' || ddl === undefined ? !ddl?.trim() : ddl.every((source) => !source.text.trim());
   if (empty) return { schema: EMPTY_SCHEMA, summary: null };
   const { schema, summary } = schemaFromDdl(ddl!, flavor, version);
+  assertSchemaLoaded(schema, summary);
+  return { schema, summary };
+}
+
+/** Schema text that defines no table at all although it tried (every CREATE TABLE skipped) is an input error. */
+export function assertSchemaLoaded(schema: SchemaModel, summary: SchemaLoadSummary): void {
   if (summary.skipped.length > 0 && schema.tables.length === 0) {
     const first = summary.skipped[0]!;
     throw new AdvisorError(
@@ -73,7 +79,6 @@ export function offlineSchemaLoad(
       },
     );
   }
-  return { schema, summary };
 }
 
 /** Run the analyzer for a resolved server and schema. */
@@ -185,11 +190,15 @@ export function runOfflineAnalysis(
   sql: string,
   target: OfflineTarget,
   source: TargetSource,
-  ddl?: string | readonly SchemaSource[],
+  ddl?: string | readonly SchemaSource[] | { schema: SchemaModel; summary: SchemaLoadSummary },
   options: AnalysisOptions = {},
 ): AnalysisReport {
   const server = offlineServerInfo(target.flavor, target.version);
-  const { schema, summary } = offlineSchemaLoad(ddl, target.flavor, target.version);
+  // A schema loaded before (a schema file, main/services/schema-files.ts), or DDL text to load now.
+  const { schema, summary } =
+    ddl !== undefined && typeof ddl === 'object' && 'schema' in ddl
+      ? ddl
+      : offlineSchemaLoad(ddl, target.flavor, target.version);
   const report = runAnalysis(sql, server, source, schema, options);
   return summary ? { ...report, schemaLoad: summary } : report;
 }

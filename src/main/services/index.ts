@@ -5,6 +5,7 @@ import type { AppInfo } from '../../shared/api.js';
 import { CaptureService } from './capture.js';
 import { ConnectionService } from './connection.js';
 import { FileGrants } from './file-grants.js';
+import { LoadedSchemas } from './schema-files.js';
 import { defaultConfigDir, ProfileService, ProfileStore } from './profiles.js';
 import {
   ensurePrivateDir,
@@ -29,6 +30,8 @@ export interface Services {
   profiles?: ProfileService;
   /** Open workspaces per profile, shared by the workspace and locks areas; created when absent. */
   workspaces?: WorkspaceSessions;
+  /** Schema files loaded for offline analysis (schema.loadFile), by id; created when absent. */
+  schemas?: LoadedSchemas;
   /** Files the user chose (dialog, upload, --allow-dir); absent = none, every path is refused. */
   files?: FileGrants;
   /** Electron: the native open/save dialog in main (files.choose); absent in web mode. */
@@ -37,7 +40,7 @@ export interface Services {
 
 /** What files.choose asks the native dialog for. */
 export interface ChooseFilesRequest {
-  purpose: 'slowlog' | 'workspace-open' | 'workspace-save';
+  purpose: 'slowlog' | 'schema' | 'workspace-open' | 'workspace-save';
   multiple?: boolean;
 }
 
@@ -67,6 +70,7 @@ export function createServices(mode: 'electron' | 'web', options: ServiceOptions
   return {
     connections,
     capture: new CaptureService(),
+    schemas: new LoadedSchemas(),
     profiles: new ProfileService(
       new ProfileStore(path.join(configDir, 'profiles.json')),
       secrets,

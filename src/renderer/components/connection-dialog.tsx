@@ -12,6 +12,9 @@ import {
 } from '../profiles.js';
 import { defaultVersions, type LiveProfile, type OfflineFlavor, type Session } from '../session.js';
 import { ErrorBox, toShownError, type ShownError } from './error-box.js';
+import { SchemaFileField } from './schema-file-field.js';
+import { useSchemaFile } from '../state/schema-file.js';
+import type { Listen } from '../../shared/events.js';
 import { ProfileEditor } from './profile-editor.js';
 
 /** The dialog's tabs. */
@@ -23,6 +26,8 @@ type TlsMode = 'off' | 'required' | 'verify';
 /** Props of {@link ConnectionDialog}. */
 export interface ConnectionDialogProps {
   api: AdvisorApi;
+  /** Event channels (the schema file's loading progress). */
+  listen: Listen;
   session: Session;
   onConnected(result: OpenResult, options: { allowWhatIf: boolean; profile?: LiveProfile }): void;
   onOffline(session: Extract<Session, { kind: 'offline' }>): void;
@@ -36,6 +41,7 @@ export interface ConnectionDialogProps {
 /** Modal (native <dialog>: focus trap, Escape closes) for choosing what analyses run against. */
 export function ConnectionDialog({
   api,
+  listen,
   session,
   onConnected,
   onOffline,
@@ -45,7 +51,8 @@ export function ConnectionDialog({
 }: ConnectionDialogProps) {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const [tab, setTab] = useState<Tab>(
-    initialTab ?? (session.kind === 'offline' && session.schemaSql ? 'offline' : 'server'),
+    initialTab ??
+      (session.kind === 'offline' && (session.schemaSql || session.schemaFile) ? 'offline' : 'server'),
   );
   const [input, setInput] = useState<ServerInput>('form');
   const [dsn, setDsn] = useState('');
@@ -61,6 +68,10 @@ export function ConnectionDialog({
     session.kind === 'offline' ? session.version : defaultVersions.mysql,
   );
   const [schemaSql, setSchemaSql] = useState(session.kind === 'offline' ? session.schemaSql : '');
+  const schemaFile = useSchemaFile(api, listen, session.kind === 'offline' ? session.schemaFile : undefined);
+  const loadedFile = schemaFile.state.status === 'loaded' ? schemaFile.state.file : null;
+  const staleFile =
+    loadedFile !== null && (loadedFile.flavor !== flavor || loadedFile.version !== version.trim());
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<ShownError | null>(null);
   // A connect that finishes after Cancel must not leave a connection open on the server.
@@ -135,7 +146,24 @@ export function ConnectionDialog({
       setError({ code: 'INVALID_INPUT', message: 'Enter a server version like 8.0.33 or 10.11.' });
       return;
     }
-    onOffline({ kind: 'offline', flavor, version: version.trim(), schemaSql });
+    if (schemaFile.state.status === 'loading') {
+      setError({ code: 'INVALID_INPUT', message: 'The schema file is still loading: wait, or cancel it.' });
+      return;
+    }
+    if (staleFile) {
+      setError({
+        code: 'INVALID_INPUT',
+        message: `The schema file was read for another flavor or version: load it again, or remove it.`,
+      });
+      return;
+    }
+    onOffline({
+      kind: 'offline',
+      flavor,
+      version: version.trim(),
+      schemaSql: loadedFile ? '' : schemaSql,
+      ...(loadedFile ? { schemaFile: loadedFile } : {}),
+    });
   }
 
   function changeFlavor(next: OfflineFlavor) {
@@ -373,13 +401,26 @@ export function ConnectionDialog({
                   'CREATE TABLE products (\n  id int unsigned NOT NULL AUTO_INCREMENT,\n  create_time timestamp NULL,\n  PRIMARY KEY (id)\n);'
                 }
                 value={schemaSql}
+                disabled={loadedFile !== null}
                 onChange={(event) => setSchemaSql(event.target.value)}
               />
             </div>
+            <SchemaFileField
+              api={api}
+              state={schemaFile.state}
+              stale={staleFile}
+              onChosen={(file) => {
+                setError(null);
+                void schemaFile.load(file, flavor, version.trim());
+              }}
+              onCancel={schemaFile.cancel}
+              onClear={schemaFile.clear}
+              onError={setError}
+            />
           </div>
           <p className="dialog__note">
             Without a server, advice uses this schema and the chosen version&rsquo;s features. Paste the
-            output of SHOW CREATE TABLE.
+            output of SHOW CREATE TABLE, or load a dump file (mysqldump, mariadb-dump; any size).
           </p>
           {error && <ErrorBox error={error} testId="connection-error" />}
           <footer className="dialog__footer">

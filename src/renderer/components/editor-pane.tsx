@@ -65,7 +65,12 @@ export function EditorPane({ initialTab, dark, events, onReady, api, session }: 
 /** The `schema.outline` request for a session, or null when there is no schema to read. */
 function outlineRequest(
   session: Session,
-): { connectionId: string } | { schemaSql: string; flavor: 'mysql' | 'mariadb' } | null {
+):
+  | { connectionId: string }
+  | { schemaId: string }
+  | { schemaSql: string; flavor: 'mysql' | 'mariadb' }
+  | null {
   if (session.kind === 'live') return { connectionId: session.connectionId };
+  if (session.schemaFile) return { schemaId: session.schemaFile.schemaId };
   return session.schemaSql.trim() === '' ? null : { schemaSql: session.schemaSql, flavor: session.flavor };
 }

@@ -54,10 +54,12 @@ export interface ModesPanelProps {
   /** The editor tab's text (the statements the upgrade view checks). */
   getSql(): string;
   schemaSql: string;
+  /** A schema file loaded for offline work (used instead of schemaSql). */
+  schemaId?: string | undefined;
 }
 
 /** Server view (connected) and upgrade view (always). */
-export function ModesPanel({ api, listen, connectionId, getSql, schemaSql }: ModesPanelProps) {
+export function ModesPanel({ api, listen, connectionId, getSql, schemaSql, schemaId }: ModesPanelProps) {
   const { follow } = useJobEvents(listen);
   const [view, setView] = useState<Load<SqlModeView>>({ status: 'idle' });
   const [upgrade, setUpgrade] = useState<Load<UpgradeResult>>({ status: 'idle' });
@@ -153,7 +155,7 @@ export function ModesPanel({ api, listen, connectionId, getSql, schemaSql }: Mod
     const common = {
       target: { flavor: picked.flavor, version: picked.version },
       ...(sqlMode.trim() ? { sqlMode: sqlMode.trim() } : {}),
-      ...(connectionId ? { connectionId } : schemaSql.trim() ? { schemaSql } : {}),
+      ...(connectionId ? { connectionId } : schemaId ? { schemaId } : schemaSql.trim() ? { schemaSql } : {}),
     };
     setUpgrade({ status: 'running' });
     setProgress('');

@@ -1,7 +1,7 @@
 // The status bar: what analyses run against, the read-only badge, cursor position and the last analysis.
 import type { ConnectionStatus } from '../../shared/api/connection-status.js';
 import { describeLink } from '../link-status.js';
-import { schemaCountLabel, targetLabel, type Session } from '../session.js';
+import { sessionSchemaLabel, targetLabel, type Session } from '../session.js';
 
 /** Props of {@link StatusBar}. */
 export interface StatusBarProps {
@@ -14,7 +14,7 @@ export interface StatusBarProps {
 
 /** Bottom bar; the connection part opens the dialog. */
 export function StatusBar({ session, cursor, summary, link = null }: StatusBarProps) {
-  const schemaLabel = session.kind === 'offline' ? schemaCountLabel(session.schemaSql, session.flavor) : null;
+  const schemaLabel = session.kind === 'offline' ? sessionSchemaLabel(session) : null;
   const linkText = session.kind === 'live' && link ? describeLink(link) : null;
   const profile = session.kind === 'live' ? session.profile : undefined;
   return (

@@ -41,6 +41,7 @@ export function WorkbenchDialogs({
       return (
         <ConnectionDialog
           api={api}
+          listen={wb.listen}
           session={session}
           {...(dialog.tab ? { initialTab: dialog.tab } : {})}
           {...(dialog.profileId !== undefined ? { initialProfileId: dialog.profileId } : {})}

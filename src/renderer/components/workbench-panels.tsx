@@ -169,6 +169,7 @@ export function WorkbenchPanels({
             connectionId={live?.connectionId ?? null}
             getSql={() => wb.editor()?.getText() ?? ''}
             schemaSql={session.kind === 'offline' ? session.schemaSql : ''}
+            schemaId={session.kind === 'offline' ? session.schemaFile?.schemaId : undefined}
           />
         )}
         {panel === 'export' && features.export && (

@@ -11,6 +11,8 @@ const sqlmodeUpgradeSchema = z.object({
   sqlMode: z.string().optional(),
   /** Offline schema; with connectionId the live schema is used. */
   schemaSql: z.string().optional(),
+  /** Offline schema: a schema file loaded with schema.loadFile (instead of schemaSql). */
+  schemaId: z.string().min(1).max(100).optional(),
   connectionId: z.string().optional(),
 });
 
