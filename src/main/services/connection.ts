@@ -137,6 +137,8 @@ export async function connect(
   }
   // An idle connection the server closed must not crash the process.
   connection.on('error', () => undefined);
+  // Every watchdog stops a statement of this connection with KILL QUERY from a second one.
+  attachQueryKiller(connection, queryKiller(target));
   if (options.readOnly !== false) {
     try {
       await connection.query('SET SESSION TRANSACTION READ ONLY');
@@ -162,6 +164,23 @@ export async function connect(
 
 /** Stops one statement of ours on the server, given the connection's thread id. */
 export type QueryKiller = (threadId: number) => Promise<void>;
+
+/**
+ * The killer of the target a connection was opened for, kept on the connection object under a
+ * symbol (read through the reconnecting proxy too), so a watchdog can always KILL QUERY our own
+ * thread: closing the socket does not stop a statement on the server (issue #20).
+ */
+const QUERY_KILLER: unique symbol = Symbol('sargable.queryKiller');
+
+function attachQueryKiller(connection: Connection, killer: QueryKiller): void {
+  Object.defineProperty(connection, QUERY_KILLER, { value: killer, enumerable: false });
+}
+
+/** The {@link QueryKiller} of a connection opened by {@link connect}, or undefined. */
+export function queryKillerOf(connection: object): QueryKiller | undefined {
+  const killer = (connection as { [QUERY_KILLER]?: unknown })[QUERY_KILLER];
+  return typeof killer === 'function' ? (killer as QueryKiller) : undefined;
+}
 
 /**
  * A {@link QueryKiller} for a target: opens a short read-only connection and runs KILL QUERY on

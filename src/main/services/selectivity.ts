@@ -27,7 +27,7 @@ export const SAMPLE_TIMEOUT_MS = 2_000;
 export interface SampleOptions {
   rows?: number;
   timeoutMs?: number;
-  /** Stops a sample on the server when the watchdog fires (else the connection is closed). */
+  /** Stops a sample on the server when the watchdog fires (default: the connection's own killer, see connect()). */
   killQuery?: QueryKiller;
   /** Called for every table or expression that was not sampled, with the reason. */
   onSkip?(skip: SampleSkip): void;
