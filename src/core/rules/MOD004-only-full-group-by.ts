@@ -13,7 +13,13 @@
  *     determines the inner table's column;
  *   - a table whose PRIMARY KEY or NOT NULL UNIQUE key is determined: all of its columns.
  *   Not derived (reported as MySQL does): `<=>`, IS NULL, OR.
- * - ORDER BY items that name a select-list alias are checked through that select item.
+ * - ORDER BY items that name a select-list alias are checked through that select item. MariaDB does not
+ *   check ORDER BY at all under ONLY_FULL_GROUP_BY (`… GROUP BY a ORDER BY b` runs on 10.11), so only
+ *   MySQL's ORDER BY is checked.
+ * - GROUP BY 1 (ordinal) and GROUP BY x (a select alias, unless x is also a column of a FROM table:
+ *   for GROUP BY the server looks there first) group the select expression they name. `*` and `t.*`
+ *   expand to the table's columns (unknown definition: not checked), numbered as the server numbers
+ *   them. tests/integration/only-full-group-by.test.ts has both servers judge every fixture.
  * - HAVING is not checked: a non-grouped column there is ERROR 1054 (unknown column) on both servers.
  */
 
@@ -220,8 +226,27 @@ export const rule = defineRule({
       if (owners.length === 1) return owners[0];
       return from.length === 1 ? from[0] : undefined;
     };
-    const groupTexts = new Set((groupBy ?? []).map((node) => normalize(context.textOf(node))));
-    const groupRefs = (groupBy ?? [])
+    // A GROUP BY item names a select-list expression by ordinal (`GROUP BY 1`) or by alias (`GROUP BY x`,
+    // unless x is also a column of a FROM table: for GROUP BY the server looks there first); either way
+    // the select expression is what is grouped.
+    const fromColumn = (name: string): boolean =>
+      from.some((table) => table.info !== undefined && findColumn(table.info, name) !== undefined);
+    const groupExpressions = (groupBy ?? []).map((node): AstNode => {
+      if (node.type === 'number' && /^\d+$/.test(String(node.value))) {
+        const item = columns[Number(node.value) - 1];
+        return isNode(item?.expr) ? item.expr : node;
+      }
+      if (node.type === 'column_ref' && !node.table) {
+        const name = (columnName(node) ?? '').toLowerCase();
+        const item = columns.find(
+          (candidate) => typeof candidate.as === 'string' && candidate.as.toLowerCase() === name,
+        );
+        if (item && isNode(item.expr) && !fromColumn(name)) return item.expr;
+      }
+      return node;
+    });
+    const groupTexts = new Set(groupExpressions.map((node) => normalize(context.textOf(node))));
+    const groupRefs = groupExpressions
       .filter((node) => node.type === 'column_ref')
       .map((node) => ({
         node,
@@ -318,9 +343,10 @@ export const rule = defineRule({
       expression: unknown,
       position: number,
       clause: 'SELECT list' | 'ORDER BY clause',
+      refs: Ref[] = bareRefs(expression),
     ): void => {
       if (groupBy && groupTexts.has(normalize(context.textOf(expression)))) return;
-      for (const ref of bareRefs(expression)) {
+      for (const ref of refs) {
         if (groupBy && (isGrouped(ref) || dependent(ref))) continue;
         const column = qualifiedName(ref);
         if (reported.has(column)) continue;
@@ -331,7 +357,7 @@ export const rule = defineRule({
           messageId: groupBy ? (active ? 'grouped' : 'groupedLax') : active ? 'noGroup' : 'noGroupLax',
           data: { column, where },
           severity: active ? 'error' : 'info',
-          span: spanFor(context.sql, ref.node, ref.column),
+          span: spanFor(context.sql, ref.node, columnName(ref.node) === '*' ? '*' : ref.column),
           table: tableOf(ref)?.info?.name ?? tableOf(ref)?.name ?? null,
           columns: [ref.column],
           expression: context.textOf(expression) || ref.column,
@@ -348,13 +374,30 @@ export const rule = defineRule({
       }
     };
     const aliases = new Map<string, AstNode>();
-    columns.forEach((item, index) => {
+    // The server numbers select expressions after expanding `*` / `t.*` into the tables' columns.
+    let position = 0;
+    columns.forEach((item) => {
       if (typeof item.as === 'string') aliases.set(item.as.toLowerCase(), item);
-      if (item.expr && isNode(item.expr) && item.expr.type === 'column_ref' && columnName(item.expr) === '*')
+      const expr = item.expr;
+      if (isNode(expr) && expr.type === 'column_ref' && columnName(expr) === '*') {
+        const qualifier = typeof expr.table === 'string' ? expr.table.toLowerCase() : null;
+        for (const table of from) {
+          if (qualifier && (table.alias ?? table.name).toLowerCase() !== qualifier) continue;
+          // Unknown definition: its columns (and how many there are) are unknown, so the rest is not checked.
+          if (!table.info) return;
+          for (const column of table.info.columns) {
+            position += 1;
+            const ref: Ref = { node: expr, qualifier: table.alias ?? table.name, column: column.name };
+            if (groupBy) check(ref.node, position, 'SELECT list', [ref]);
+          }
+        }
         return;
-      check(item.expr, index + 1, 'SELECT list');
+      }
+      position += 1;
+      check(expr, position, 'SELECT list');
     });
-    if (!groupBy) return;
+    // MariaDB does not check ORDER BY under ONLY_FULL_GROUP_BY (verified on 10.11).
+    if (!groupBy || context.flavor === 'mariadb') return;
     const orderBy = Array.isArray(ast.orderby) ? ast.orderby.filter(isNode) : [];
     orderBy.forEach((item, index) => {
       const expr = item.expr;
