@@ -10,6 +10,11 @@
  *   app can say so; on the next connect to that server, {@link restoreUnfinishedWindows} restores
  *   each variable that still has the value the window set, leaves alone one somebody changed since
  *   (and says so), removes the entry and returns what it did as notices for the user.
+ * - Two Sargable processes share the journal: every read-modify-write holds its exclusive lock
+ *   (file-lock.ts: `slowlog-windows.json.lock`, O_EXCL, pid inside, stale pid detection), so no entry
+ *   is lost. Restoring first *claims* the unfinished entries under the lock (their pid becomes ours),
+ *   so only one process restores a window, and a window another process opened since is never
+ *   mistaken for it; a claim whose restore failed is handed back (the dead pid again).
  * - Residual risk (docs/security.md): if the server is never connected to again by Sargable, or the
  *   journal is deleted, or the user lacks the privilege to restore, the settings stay until someone
  *   runs the restore statements the notice shows. A window open in another live Sargable process is
@@ -20,6 +25,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Connection, RowDataPacket } from 'mysql2/promise';
 import type { SlowLogSettings } from '../../core/capture/index.js';
+import { processAlive, withFileLock } from './file-lock.js';
 
 /** One open (or unfinished) window. */
 export interface JournalEntry {
@@ -69,28 +75,55 @@ export async function serverIdentity(connection: Connection): Promise<string> {
 
 /** Record a window before it changes anything; returns its id. */
 export function recordWindow(file: string, entry: Omit<JournalEntry, 'id' | 'pid' | 'startedAt'>): string {
-  const journal = read(file);
   const id = randomUUID();
-  journal.windows.push({ ...entry, id, pid: process.pid, startedAt: new Date().toISOString() });
-  write(file, journal);
+  withFileLock(file, () => {
+    const journal = read(file);
+    journal.windows.push({ ...entry, id, pid: process.pid, startedAt: new Date().toISOString() });
+    write(file, journal);
+  });
   return id;
 }
 
 /** Remove a window after its settings were restored. */
 export function clearWindow(file: string, id: string): void {
-  const journal = read(file);
-  const windows = journal.windows.filter((entry) => entry.id !== id);
-  if (windows.length !== journal.windows.length) write(file, { ...journal, windows });
+  withFileLock(file, () => {
+    const journal = read(file);
+    const windows = journal.windows.filter((entry) => entry.id !== id);
+    if (windows.length !== journal.windows.length) write(file, { ...journal, windows });
+  });
 }
 
-function processAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+/**
+ * Take over the unfinished windows that `mine` selects: under the journal's lock their pid becomes
+ * this process's, so no other process restores them (or mistakes a newer window for them). Returns
+ * the entries as they were (with the dead pid, to hand a claim back with {@link releaseClaim}).
+ */
+export function claimUnfinishedWindows(file: string, mine: (entry: JournalEntry) => boolean): JournalEntry[] {
+  if (!fs.existsSync(file)) return [];
+  return withFileLock(file, () => {
+    const journal = read(file);
+    const claimed = journal.windows.filter((entry) => !processAlive(entry.pid) && mine(entry));
+    if (claimed.length === 0) return [];
+    const ids = new Set(claimed.map((entry) => entry.id));
+    write(file, {
+      ...journal,
+      windows: journal.windows.map((entry) => (ids.has(entry.id) ? { ...entry, pid: process.pid } : entry)),
+    });
+    return claimed;
+  });
+}
+
+/** Hand a claimed window back (its restore failed): it is unfinished again for the next connect. */
+export function releaseClaim(file: string, entry: JournalEntry): void {
+  withFileLock(file, () => {
+    const journal = read(file);
+    write(file, {
+      ...journal,
+      windows: journal.windows.map((other) =>
+        other.id === entry.id && other.pid === process.pid ? { ...other, pid: entry.pid } : other,
+      ),
+    });
+  });
 }
 
 /** Windows whose process is gone: they were never restored. */
@@ -147,48 +180,63 @@ export async function restoreUnfinishedWindows(
   connection: Connection,
 ): Promise<string[]> {
   const identity = await serverIdentity(connection);
-  const mine = unfinishedWindows(file).filter(
+  const mine = claimUnfinishedWindows(
+    file,
     (entry) =>
       entry.serverIdentity === identity || (entry.host === target.host && entry.port === target.port),
   );
   const notices: string[] = [];
-  for (const entry of mine) {
-    const [rows] = await connection.query<RowDataPacket[]>(
-      `SHOW GLOBAL VARIABLES WHERE Variable_name IN ('slow_query_log', 'long_query_time', 'log_output', 'log_slow_extra')`,
-    );
-    const current = new Map(rows.map((row) => [String(row.Variable_name), String(row.Value)]));
-    const restored: string[] = [];
-    const leftAlone: string[] = [];
-    const failed: string[] = [];
-    for (const name of ORDER) {
-      if (same(name, entry.previous[name], entry.during[name])) continue;
-      const now = current.get(name);
-      if (same(name, now, entry.previous[name])) continue;
-      if (!same(name, now, entry.during[name])) {
-        leftAlone.push(`${name} (now ${now ?? 'unknown'}, changed by someone else since)`);
-        continue;
-      }
-      const statement = setStatement(name, entry.previous[name] ?? '');
-      try {
-        await connection.query(`/* sargable:restore */ ${statement}`);
-        restored.push(statement);
-      } catch (error) {
-        failed.push(`${statement} (${(error as Error).message})`);
-      }
+  const done = new Set<string>();
+  try {
+    for (const entry of mine) {
+      notices.push(...(await restoreOne(file, entry, connection)));
+      done.add(entry.id);
     }
-    const where = `${entry.host}:${entry.port}`;
-    if (failed.length > 0) {
-      notices.push(
-        `An unfinished slow-log window on ${where} (started ${entry.startedAt}) could not be fully restored: ${failed.join('; ')}. Run these statements as a user with SYSTEM_VARIABLES_ADMIN (MariaDB: SUPER).`,
-      );
+  } finally {
+    for (const entry of mine) if (!done.has(entry.id)) releaseClaim(file, entry);
+  }
+  return notices;
+}
+
+/** Restore one claimed window; the entry is removed when it worked and handed back when not. */
+async function restoreOne(file: string, entry: JournalEntry, connection: Connection): Promise<string[]> {
+  const notices: string[] = [];
+  const [rows] = await connection.query<RowDataPacket[]>(
+    `SHOW GLOBAL VARIABLES WHERE Variable_name IN ('slow_query_log', 'long_query_time', 'log_output', 'log_slow_extra')`,
+  );
+  const current = new Map(rows.map((row) => [String(row.Variable_name), String(row.Value)]));
+  const restored: string[] = [];
+  const leftAlone: string[] = [];
+  const failed: string[] = [];
+  for (const name of ORDER) {
+    if (same(name, entry.previous[name], entry.during[name])) continue;
+    const now = current.get(name);
+    if (same(name, now, entry.previous[name])) continue;
+    if (!same(name, now, entry.during[name])) {
+      leftAlone.push(`${name} (now ${now ?? 'unknown'}, changed by someone else since)`);
       continue;
     }
-    clearWindow(file, entry.id);
-    notices.push(
-      `Sargable stopped during a slow-log window on ${where} (started ${entry.startedAt}); ${
-        restored.length > 0 ? `restored: ${restored.join('; ')}` : 'the settings were already back'
-      }${leftAlone.length > 0 ? `; left alone: ${leftAlone.join(', ')}` : ''}.`,
-    );
+    const statement = setStatement(name, entry.previous[name] ?? '');
+    try {
+      await connection.query(`/* sargable:restore */ ${statement}`);
+      restored.push(statement);
+    } catch (error) {
+      failed.push(`${statement} (${(error as Error).message})`);
+    }
   }
+  const where = `${entry.host}:${entry.port}`;
+  if (failed.length > 0) {
+    notices.push(
+      `An unfinished slow-log window on ${where} (started ${entry.startedAt}) could not be fully restored: ${failed.join('; ')}. Run these statements as a user with SYSTEM_VARIABLES_ADMIN (MariaDB: SUPER).`,
+    );
+    releaseClaim(file, entry);
+    return notices;
+  }
+  clearWindow(file, entry.id);
+  notices.push(
+    `Sargable stopped during a slow-log window on ${where} (started ${entry.startedAt}); ${
+      restored.length > 0 ? `restored: ${restored.join('; ')}` : 'the settings were already back'
+    }${leftAlone.length > 0 ? `; left alone: ${leftAlone.join(', ')}` : ''}.`,
+  );
   return notices;
 }
