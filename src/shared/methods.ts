@@ -42,6 +42,7 @@ export const apiMethods = [
   'profiles.test',
   'profiles.connect',
   'ddl.apply',
+  'ddl.cancel',
   'files.choose',
   'indexes.design',
 ] as const;

@@ -15,9 +15,15 @@ import {
 import { mapMysqlError } from '../services/mysql-errors.js';
 import { assertProductionConfirmed } from '../services/production-guard.js';
 import { loggedWrite } from '../services/write-log.js';
+import { WriteRuns } from '../services/write-runs.js';
 
-export function createDdlHandlers({ connections, workspaces }: Services): DdlApi {
+export function createDdlHandlers({ connections, workspaces, writeRuns }: Services): DdlApi {
+  const runs = writeRuns ?? new WriteRuns();
   return {
+    async 'ddl.cancel'({ connectionId, runId }) {
+      connections.get(connectionId);
+      return { cancelled: await runs.cancel(runId, connectionId) };
+    },
     async 'ddl.apply'(request) {
       const { target, server } = connections.get(request.connectionId);
       // Read every statement as this server would, under any sql_mode (the write session's may differ).
@@ -47,15 +53,26 @@ export function createDdlHandlers({ connections, workspaces }: Services): DdlApi
       const statements = checked.map((check) => check.sql);
       assertProductionConfirmed(target, request.productionConfirmation, 'Applying DDL');
       const where = { host: target.host, port: target.port, user: target.user };
+      const run = runs.begin(request.runId, request.connectionId, target);
+      const done = (count: number): string =>
+        count === 0
+          ? 'Nothing was changed.'
+          : `${count === 1 ? 'Statement 1 was' : `Statements 1–${count} were`} applied before it (DDL is not transactional).`;
       return loggedWrite(workspaces, target, { action: 'apply-ddl', sql: statements }, () =>
         // Its own connection, never the guarded read-only analysis session.
         connections.withWriteConnection(request.connectionId, async (connection) => {
+          run.attach(connection.threadId);
           // A short metadata-lock wait: behind an open transaction the ALTER gives up instead of
           // queueing every later query on the table behind it.
           const seconds = await limitLockWait(connection, request.lockWaitTimeoutSeconds);
           await assertDropsGeneratedColumns(connection, checked);
           const applied: AppliedStatement[] = [];
           for (const [index, sql] of statements.entries()) {
+            if (run.cancelled)
+              throw new AdvisorError(
+                'CANCELLED',
+                `Cancelled before statement ${index + 1} of ${statements.length}. ${done(applied.length)}`,
+              );
             const started = performance.now();
             try {
               const [result] = await connection.query<ResultSetHeader>(sql);
@@ -65,6 +82,13 @@ export function createDdlHandlers({ connections, workspaces }: Services): DdlApi
                 warnings: result.warningStatus ?? 0,
               });
             } catch (error) {
+              if (run.cancelled)
+                throw new AdvisorError(
+                  'CANCELLED',
+                  `Cancelled: statement ${index + 1} of ${statements.length} was stopped on the server (KILL QUERY). ${done(applied.length)}`,
+                  {},
+                  { cause: error },
+                );
               const check = checked[index];
               const mapped =
                 isLockWaitTimeout(error) && check?.ok
@@ -79,10 +103,7 @@ export function createDdlHandlers({ connections, workspaces }: Services): DdlApi
                       ).catch(() => []),
                     })
                   : mapMysqlError(error, { ...where, action: 'Applying DDL' });
-              const before =
-                applied.length === 0
-                  ? 'Nothing was changed.'
-                  : `${applied.length === 1 ? 'Statement 1 was' : `Statements 1–${applied.length} were`} applied before it (DDL is not transactional).`;
+              const before = done(applied.length);
               throw new AdvisorError(
                 mapped.code === 'INTERNAL' ? 'SERVER_ERROR' : mapped.code,
                 `Statement ${index + 1} of ${statements.length} failed: ${mapped.userMessage} ${before}`,
@@ -93,7 +114,7 @@ export function createDdlHandlers({ connections, workspaces }: Services): DdlApi
           }
           return { applied };
         }),
-      );
+      ).finally(() => run.end());
     },
   };
 }

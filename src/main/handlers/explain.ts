@@ -9,9 +9,11 @@ import { explainStatement } from '../services/explain.js';
 import { verifyWhatIf } from '../services/what-if.js';
 import { assertProductionConfirmed } from '../services/production-guard.js';
 import { loggedWrite } from '../services/write-log.js';
+import { WriteRuns } from '../services/write-runs.js';
 import { whatIfDdl } from '../../core/indexing/index.js';
 
-export function createExplainHandlers({ connections, workspaces }: Services): ExplainApi {
+export function createExplainHandlers({ connections, workspaces, writeRuns }: Services): ExplainApi {
+  const runs = writeRuns ?? new WriteRuns();
   return {
     async 'explain.run'(request) {
       const { connection, server, target } = connections.get(request.connectionId);
@@ -44,8 +46,10 @@ export function createExplainHandlers({ connections, workspaces }: Services): Ex
       const database = server.database;
       // A designed index that extends an existing one is tried next to it (nothing is dropped).
       const ddl = request.ddl.map(whatIfDdl);
+      // Cancel (ddl.cancel) kills our statement; what-if still drops what it built.
+      const run = runs.begin(request.runId, request.connectionId, target);
       const result = await loggedWrite(workspaces, target, { action: 'what-if-index', sql: ddl }, () =>
-        verifyWhatIf(target, server, {
+        verifyWhatIf(run.target, server, {
           ddl,
           table: request.table,
           database,
@@ -57,7 +61,17 @@ export function createExplainHandlers({ connections, workspaces }: Services): Ex
             ? { lockWaitTimeoutSeconds: request.lockWaitTimeoutSeconds }
             : {}),
         }),
-      );
+      )
+        .catch((error: unknown) => {
+          if (!run.cancelled) throw error;
+          throw new AdvisorError(
+            'CANCELLED',
+            'What-if was cancelled: its statement was stopped on the server (KILL QUERY) and what it built was dropped.',
+            {},
+            { cause: error },
+          );
+        })
+        .finally(() => run.end());
       const { created: _created, ran: _ran, ...reply } = result;
       return reply;
     },

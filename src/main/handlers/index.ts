@@ -6,6 +6,7 @@ import type { AdvisorApi } from '../../shared/api.js';
 import { FileGrants } from '../services/file-grants.js';
 import type { Services } from '../services/index.js';
 import { WorkspaceSessions } from '../services/workspace-sessions.js';
+import { WriteRuns } from '../services/write-runs.js';
 import { createBaseHandlers } from './base.js';
 import { createCaptureHandlers } from './capture.js';
 import { createConnectionStatusHandlers } from './connection-status.js';
@@ -29,6 +30,8 @@ export function createHandlers(services: Services): AdvisorApi {
   services.workspaces ??= new WorkspaceSessions(
     services.userDataDir ? { userDataDir: services.userDataDir } : {},
   );
+  // Apply DDL and what-if runs, cancelled through ddl.cancel.
+  services.writeRuns ??= new WriteRuns();
   return {
     ...createBaseHandlers(services),
     ...createExplainHandlers(services),

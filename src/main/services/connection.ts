@@ -39,6 +39,11 @@ export interface ConnectionTarget {
   production?: { name: string };
   /** Carries the MySQL protocol over another stream (an SSH tunnel channel) instead of TCP to host:port. */
   tunnel?: StreamOpener;
+  /**
+   * Told the thread id of each read-write connection opened to this target, so a running write can be
+   * cancelled with KILL QUERY (write-runs.ts). Never set on stored targets.
+   */
+  onWriteSession?: (threadId: number) => void;
 }
 
 /** Opens a fresh duplex stream to the server for each connection (e.g. an SSH `direct-tcpip` channel). */
@@ -139,6 +144,7 @@ export async function connect(
   connection.on('error', () => undefined);
   // Every watchdog stops a statement of this connection with KILL QUERY from a second one.
   attachQueryKiller(connection, queryKiller(target));
+  if (options.readOnly === false) target.onWriteSession?.(connection.threadId);
   if (options.readOnly !== false) {
     try {
       await connection.query('SET SESSION TRANSACTION READ ONLY');

@@ -17,6 +17,7 @@ import {
 import type { WorkspaceSessions } from './workspace-sessions.js';
 import { JOURNAL_FILE, unfinishedWindowNotices } from './slowlog-journal.js';
 import { APP_NAME, APP_VERSION } from '../version.js';
+import type { WriteRuns } from './write-runs.js';
 
 /** The services the handlers call (built by createServices; tests build their own). */
 export interface Services {
@@ -36,6 +37,8 @@ export interface Services {
   files?: FileGrants;
   /** Electron: the native open/save dialog in main (files.choose); absent in web mode. */
   chooseFiles?: (request: ChooseFilesRequest) => Promise<string[]>;
+  /** Running Apply DDL / what-if runs that Cancel can stop (ddl.cancel); created when absent. */
+  writeRuns?: WriteRuns;
 }
 
 /** What files.choose asks the native dialog for. */

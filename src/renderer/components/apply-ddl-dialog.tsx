@@ -1,15 +1,29 @@
 // Apply DDL: the confirmation that shows the exact SQL (plus the production name), the call, and the result where it happened.
+import { useState } from 'react';
 import type { AdvisorApi } from '../../shared/api.js';
 import type { AppliedStatement } from '../../shared/api/ddl.js';
 import { ErrorBox, toShownError, type ShownError } from './error-box.js';
 import { ConfirmDialog } from './modal.js';
 import { productionField } from './production-confirm.js';
 
-/** What an Apply DDL run came to: running, the statements applied, or the server's error. */
+/** What an Apply DDL run came to: running (with its id, for Cancel), the statements applied, or the server's error. */
 export type DdlOutcome =
-  | { state: 'running' }
+  | { state: 'running'; runId?: string }
   | { state: 'done'; applied: AppliedStatement[] }
   | { state: 'failed'; error: ShownError };
+
+/** An id for a run of Apply DDL or what-if, so Cancel (ddl.cancel) can name it. */
+export function newRunId(): string {
+  const bytes = new Uint8Array(12);
+  crypto.getRandomValues(bytes);
+  return `run-${Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/**
+ * Runs in flight, by id: how to cancel each (KILL QUERY of our own statement on the server). Kept here,
+ * not in the outcome, so outcomes stay plain data in the workbench state.
+ */
+const cancels = new Map<string, () => Promise<boolean>>();
 
 /** The statements as they are sent: one per entry, without a trailing semicolon. */
 export function ddlStatements(ddl: readonly string[]): string[] {
@@ -63,16 +77,21 @@ export function ApplyDdlDialog({
       onClose={onClose}
       onConfirm={(typed) => {
         onClose();
-        onOutcome({ state: 'running' });
+        const runId = newRunId();
+        cancels.set(runId, () => api['ddl.cancel']({ connectionId, runId }).then((reply) => reply.cancelled));
+        onOutcome({ state: 'running', runId });
         api['ddl.apply']({
           connectionId,
           statements,
           consent: true,
+          runId,
           ...productionField(production, typed ?? ''),
-        }).then(
-          (reply) => onOutcome({ state: 'done', applied: reply.applied }),
-          (caught: unknown) => onOutcome({ state: 'failed', error: toShownError(caught) }),
-        );
+        })
+          .then(
+            (reply) => onOutcome({ state: 'done', applied: reply.applied }),
+            (caught: unknown) => onOutcome({ state: 'failed', error: toShownError(caught) }),
+          )
+          .finally(() => cancels.delete(runId));
       }}
     />
   );
@@ -80,13 +99,7 @@ export function ApplyDdlDialog({
 
 /** The outcome line under what was applied. */
 export function DdlOutcomeView({ outcome }: { outcome: DdlOutcome }) {
-  if (outcome.state === 'running') {
-    return (
-      <p className="ddl-outcome" role="status" data-testid="ddl-running">
-        Applying on the server…
-      </p>
-    );
-  }
+  if (outcome.state === 'running') return <DdlRunning runId={outcome.runId} />;
   if (outcome.state === 'failed') return <ErrorBox error={outcome.error} testId="ddl-error" />;
   const ms = outcome.applied.reduce((sum, entry) => sum + entry.ms, 0);
   const warnings = outcome.applied.reduce((sum, entry) => sum + entry.warnings, 0);
@@ -95,6 +108,35 @@ export function DdlOutcomeView({ outcome }: { outcome: DdlOutcome }) {
       Applied on the server:{' '}
       {outcome.applied.length === 1 ? '1 statement' : `${outcome.applied.length} statements`} in {ms} ms
       {warnings > 0 ? `, ${warnings} warning(s)` : ''}. Logged in the workspace history.
+    </p>
+  );
+}
+
+/** "Applying…" with Cancel: KILL QUERY of our own statement (an ALTER waiting for a metadata lock stops at once). */
+function DdlRunning({ runId }: { runId: string | undefined }) {
+  const [cancelling, setCancelling] = useState<'no' | 'asked' | 'ended'>('no');
+  const cancel = runId ? cancels.get(runId) : undefined;
+  return (
+    <p className="ddl-outcome" role="status" data-testid="ddl-running">
+      Applying on the server…{' '}
+      {cancel && (
+        <button
+          type="button"
+          className="button button--small"
+          disabled={cancelling !== 'no'}
+          onClick={() => {
+            setCancelling('asked');
+            cancel().then(
+              (cancelled) => !cancelled && setCancelling('ended'),
+              () => setCancelling('ended'),
+            );
+          }}
+          data-testid="ddl-cancel"
+        >
+          {cancelling === 'asked' ? 'Cancelling…' : 'Cancel'}
+        </button>
+      )}
+      {cancelling === 'ended' && ' (it had already finished)'}
     </p>
   );
 }

@@ -10,6 +10,7 @@ import { WHAT_IF_LOCK_WAIT_SECONDS, whatIfSteps, type WhatIfStep } from '../../c
 import { whatIfDdl } from '../../core/indexing/index.js';
 import { formatBytes, formatCount } from '../plan-view.js';
 import { ErrorBox, toShownError, type ShownError } from './error-box.js';
+import { newRunId } from './apply-ddl-dialog.js';
 import { Modal } from './modal.js';
 import { ProductionConfirmField, productionConfirmed, productionField } from './production-confirm.js';
 
@@ -28,7 +29,7 @@ export interface WhatIfTarget {
 
 type Step =
   | { step: 'confirm'; size: TableSizeReply | null; sizeError: ShownError | null }
-  | { step: 'running' }
+  | { step: 'running'; runId: string; cancelling?: boolean }
   | { step: 'done'; reply: WhatIfReply }
   | { step: 'failed'; error: ShownError };
 
@@ -64,9 +65,11 @@ export function WhatIfDialog({
   }, [api, target]);
 
   async function run() {
-    setState({ step: 'running' });
+    const runId = newRunId();
+    setState({ step: 'running', runId });
     try {
       const reply = await api['explain.whatIf']({
+        runId,
         connectionId: target.connectionId,
         sql: target.sql,
         table: target.table,
@@ -122,9 +125,28 @@ export function WhatIfDialog({
           </>
         )}
         {state.step === 'running' && (
-          <p className="empty-state__title" aria-busy="true">
-            Building the index, running EXPLAIN, dropping it…
-          </p>
+          <>
+            <p className="empty-state__title" aria-busy="true">
+              Building the index, running EXPLAIN, dropping it…
+            </p>
+            <footer className="dialog__footer">
+              <button
+                type="button"
+                className="button"
+                disabled={state.cancelling === true}
+                onClick={() => {
+                  setState({ ...state, cancelling: true });
+                  // KILL QUERY of our own statement; what-if still drops what it built.
+                  void api['ddl.cancel']({ connectionId: target.connectionId, runId: state.runId }).catch(
+                    () => undefined,
+                  );
+                }}
+                data-testid="what-if-cancel"
+              >
+                {state.cancelling ? 'Cancelling…' : 'Cancel'}
+              </button>
+            </footer>
+          </>
         )}
         {state.step === 'failed' && (
           <>

@@ -3,6 +3,10 @@
 import { z } from 'zod';
 import { productionConfirmationField } from './profiles.js';
 
+/** The caller's id of a run (letters, digits, - and _), for `ddl.cancel`. */
+const runIdSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/);
+export const runIdField = runIdSchema.optional();
+
 export const ddlApplySchema = z.object({
   connectionId: z.string().min(1),
   /**
@@ -20,10 +24,19 @@ export const ddlApplySchema = z.object({
    * query on the table, so the wait is kept short.
    */
   lockWaitTimeoutSeconds: z.number().int().min(1).max(600).optional(),
+  /** An id the caller chose for this run, so `ddl.cancel` can stop it. */
+  runId: runIdField,
+});
+
+/** An id the renderer gives a running Apply DDL or what-if, to cancel it with `ddl.cancel`. */
+export const ddlCancelSchema = z.object({
+  connectionId: z.string().min(1),
+  runId: runIdSchema,
 });
 
 export const ddlSchemas = {
   'ddl.apply': ddlApplySchema,
+  'ddl.cancel': ddlCancelSchema,
 } as const;
 
 /** One statement that ran. */
@@ -46,4 +59,9 @@ export interface DdlApi {
    * run; its error says which one failed and which ran before it (DDL is not transactional).
    */
   'ddl.apply'(request: z.input<typeof ddlApplySchema>): Promise<DdlApplyReply>;
+  /**
+   * Cancel a running Apply DDL or what-if (by the `runId` it was started with): KILL QUERY of our own
+   * statement. `cancelled: false` when that run is not in progress (it ended already).
+   */
+  'ddl.cancel'(request: z.input<typeof ddlCancelSchema>): Promise<{ cancelled: boolean }>;
 }

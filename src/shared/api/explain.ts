@@ -2,6 +2,7 @@
 
 import { z } from 'zod';
 import type { PlanNode, PlanReport, PlanSummary } from '../../core/explain/index.js';
+import { runIdField } from './ddl.js';
 import { productionConfirmationField } from './profiles.js';
 import type { VerificationRecord } from '../../core/workspace/index.js';
 
@@ -37,6 +38,8 @@ export const whatIfRequestSchema = z.object({
   threshold: z.number().min(0).max(1).optional(),
   /** Seconds the what-if ALTER waits for the table's metadata lock (session lock_wait_timeout; default 5). */
   lockWaitTimeoutSeconds: z.number().int().min(1).max(600).optional(),
+  /** An id the caller chose for this run, so `ddl.cancel` can stop it. */
+  runId: runIdField,
 });
 export type WhatIfApiRequest = z.input<typeof whatIfRequestSchema>;
 
