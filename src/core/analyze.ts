@@ -244,7 +244,8 @@ export function statementAnalyzer(
     }
     if (kind === 'select' || kind === 'update' || kind === 'delete') {
       const plan = isNode(parsed.ast._next) ? undefined : designFor(parsed.ast, slice.sql, schema, server);
-      if (plan) plan.tables = plan.tables.filter((entry) => !isView(schema, entry.table, server.database));
+      if (plan)
+        plan.tables = plan.tables.filter((entry) => !notIndexable(schema, entry.table, server.database));
       if (plan && plan.tables.length > 0) statement.indexPlan = plan;
     }
     withoutIndexesOnViews(statement.findings, schema, server.database);
@@ -327,8 +328,13 @@ function schemaAfter(
   };
 }
 
-function isView(schema: SchemaModel, name: string | null, database: string | null): boolean {
-  return Boolean(name && findTable(schema, name, database)?.kind === 'view');
+/** `view` / `sequence` when the table is one (neither can get an index), else null. */
+function notIndexable(
+  schema: SchemaModel,
+  name: string | null,
+  database: string | null,
+): 'view' | 'sequence' | null {
+  return (name && findTable(schema, name, database)?.kind) || null;
 }
 
 /**
@@ -338,13 +344,16 @@ function isView(schema: SchemaModel, name: string | null, database: string | nul
  */
 function withoutIndexesOnViews(findings: Finding[], schema: SchemaModel, database: string | null): void {
   for (const finding of findings) {
-    if (!isView(schema, finding.table, database)) continue;
+    const kind = notIndexable(schema, finding.table, database);
+    if (!kind) continue;
     const kept = finding.suggestions.filter((suggestion) => suggestion.kind === 'rewrite');
     if (kept.length === finding.suggestions.length) continue;
     finding.suggestions = kept;
     finding.notes = [
       ...(finding.notes ?? []),
-      `${finding.table} is a view: a view has no indexes of its own, so index the column of the base table it reads.`,
+      kind === 'view'
+        ? `${finding.table} is a view: a view has no indexes of its own, so index the column of the base table it reads.`
+        : `${finding.table} is a sequence: its one row holds the sequence's state and cannot be indexed.`,
     ];
   }
 }

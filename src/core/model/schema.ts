@@ -43,8 +43,11 @@ export interface TableInfo {
   collation: string | null;
   /** Estimated rows (information_schema.TABLES.TABLE_ROWS) when known */
   rowsEstimate: number | null;
-  /** A view (columns only, no indexes of its own); absent for base tables. */
-  kind?: 'view';
+  /**
+   * A view (columns only, no indexes of its own), or a MariaDB sequence (a one-row table of its state,
+   * readable with SELECT; no indexes can be added); absent for base tables.
+   */
+  kind?: 'view' | 'sequence';
 }
 
 /** Tables by lower-case name (and `schema.name`). */

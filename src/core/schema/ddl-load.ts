@@ -24,6 +24,8 @@ import {
   EXPRESSION_BUDGET,
   emptyTable,
   keyOf,
+  sequenceColumns,
+  type TableState,
   type LoadOptions,
   type LoadState,
   type SchemaLoadResult,
@@ -113,11 +115,10 @@ export class SchemaLoader {
               })),
             }
           : {}),
-        tables: tables
-          .filter((table) => table.kind !== 'sequence')
-          .map(({ kind, engineName: _engine, charset: _charset, pendingCharsets: _pending, ...table }) =>
-            kind === 'view' ? { ...table, kind } : table,
-          ),
+        tables: tables.map(
+          ({ kind, engineName: _engine, charset: _charset, pendingCharsets: _pending, ...table }) =>
+            kind === 'table' ? table : { ...table, kind },
+        ),
       },
       summary,
     };
@@ -281,7 +282,18 @@ function readCreate(
     const { database, name } = reader.qualifiedName('a sequence name');
     const key = keyOf(database ?? state.database, name);
     if (ifNotExists && state.tables.has(key)) return true;
-    state.tables.set(key, { ...emptyTable(database ?? state.database, name), kind: 'sequence' });
+    const sequence: TableState = {
+      ...emptyTable(database ?? state.database, name),
+      kind: 'sequence',
+      columns: sequenceColumns(),
+    };
+    // START WITH …, CACHE …, NOCYCLE … decide values, not columns; ENGINE= is kept as for tables.
+    while (!reader.atEnd())
+      if (reader.accept('ENGINE')) {
+        reader.acceptPunct('=');
+        sequence.engine = sequence.engineName = reader.value();
+      } else reader.index++;
+    state.tables.set(key, sequence);
     return true;
   }
   // CREATE [ONLINE|OFFLINE] [UNIQUE|FULLTEXT|SPATIAL] INDEX name [USING …] ON table (parts)

@@ -104,6 +104,34 @@ export function canonicalExpression(raw: string, state: LoadState): string {
   return state.printExpression(text, state.flavor) ?? text;
 }
 
+/**
+ * The columns of a MariaDB sequence, as information_schema.COLUMNS lists them on MariaDB 10.11 (checked
+ * by tests/integration/schema-load.test.ts): `SELECT * FROM seq` reads one row of them.
+ */
+export function sequenceColumns(): ColumnInfo[] {
+  const column = (name: string, columnType: string): ColumnInfo => ({
+    name,
+    dataType: columnType.slice(0, columnType.indexOf('(')),
+    columnType,
+    nullable: false,
+    charset: null,
+    collation: null,
+    generated: null,
+    autoIncrement: false,
+    hasDefault: false,
+  });
+  return [
+    column('next_not_cached_value', 'bigint(21)'),
+    column('minimum_value', 'bigint(21)'),
+    column('maximum_value', 'bigint(21)'),
+    column('start_value', 'bigint(21)'),
+    column('increment', 'bigint(21)'),
+    column('cache_size', 'bigint(21) unsigned'),
+    column('cycle_option', 'tinyint(1) unsigned'),
+    column('cycle_count', 'bigint(21)'),
+  ];
+}
+
 export function emptyTable(database: string | null, name: string): TableState {
   return {
     kind: 'table',

@@ -336,6 +336,12 @@ function readTableOptions(reader: Reader, table: TableState, state: LoadState): 
       continue;
     }
     if (reader.accept('WITH', 'SYSTEM', 'VERSIONING')) continue;
+    if (reader.accept('SEQUENCE')) {
+      // MariaDB's SHOW CREATE TABLE of a sequence: its columns, then `SEQUENCE=1`.
+      reader.acceptPunct('=');
+      if (reader.value() === '1') table.kind = 'sequence';
+      continue;
+    }
     reader.accept('DEFAULT');
     if (reader.accept('ENGINE') || reader.accept('TYPE')) {
       reader.acceptPunct('=');
