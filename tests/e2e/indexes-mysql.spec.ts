@@ -78,6 +78,9 @@ test.describe('Indexes panel (MySQL)', () => {
     await expect(index.getByTestId('index-part')).toHaveCount(4);
     await expect(page.getByTestId('index-set-query')).toHaveCount(2);
     await expect(page.getByTestId('index-set-query').nth(1)).toContainText('orders: idx_orders_customer');
+    // Hygiene from the server's counters (performance_schema is on on MySQL): measured, with its window.
+    await expect(page.getByTestId('index-set-unused')).toHaveAttribute('data-status', 'measured');
+    await expect(page.getByTestId('index-set-unused')).toContainText('since the server started');
     await index.getByTestId('index-set-accept').click();
     await expect(index).toHaveAttribute('data-decision', 'accepted');
     await expect(index.getByText('in export')).toBeVisible();

@@ -17,7 +17,9 @@ import { ConnectionService, type ConnectionTarget } from '../../main/services/co
 import { verifyWhatIf } from '../../main/services/what-if.js';
 import { AdvisorError } from '../../shared/errors.js';
 import { offlineSchema, offlineTarget } from '../../main/services/analysis.js';
+import { unusedIndexes } from '../../main/services/index-usage.js';
 import { loadSchema } from '../../main/services/schema.js';
+import { neededIndexes, type UnusedIndexReport } from '../../core/indexing/unused.js';
 import { digestSlowLogFiles } from '../../main/services/slowlog-file.js';
 import { parseCommandArgs } from '../args.js';
 import { dsnWithPassword, readInput, readText } from '../input.js';
@@ -105,6 +107,7 @@ export const run: CliCommand = async (argv, io) => {
   else if (!values.digests) statements = workloadFromText(await readInput(positionals[0], io, 'query file'));
 
   let plan: WorkloadPlan;
+  let unused: UnusedIndexReport | undefined;
   if (values.dsn) {
     const connections = new ConnectionService();
     const opened = await connections.openConnection({
@@ -131,6 +134,15 @@ export const run: CliCommand = async (argv, io) => {
             .filter((row) => row.sql && !/\.\.\.|^\s*(SHOW|SET|USE|EXPLAIN)\b/i.test(row.sql));
         })());
       plan = designWorkloadIndexes(workload, schema, server, options);
+      if (server.database)
+        unused = await unusedIndexes(
+          connection,
+          server,
+          server.database,
+          schema,
+          plan.tables.map((table) => table.table),
+          neededIndexes(plan),
+        );
       if (values.verify) await verifyIndexes(plan, target, server, io);
     } finally {
       await connections.closeAll();
@@ -142,7 +154,11 @@ export const run: CliCommand = async (argv, io) => {
     if (!ddl) throw new UsageError('Give the schema: --schema FILE with CREATE TABLE statements, or --dsn.');
     plan = designWorkloadIndexes(statements ?? [], offlineSchema(ddl, target.flavor), server, options);
   }
-  io.stdout(format === 'json' ? `${JSON.stringify(plan, null, 2)}\n` : formatText(plan));
+  io.stdout(
+    format === 'json'
+      ? `${JSON.stringify(unused ? { ...plan, unused } : plan, null, 2)}\n`
+      : formatText(plan, unused),
+  );
   return 0;
 };
 
@@ -230,7 +246,7 @@ function digestQuery(server: ServerInfo): string {
    WHERE SCHEMA_NAME = ? ORDER BY SUM_TIMER_WAIT DESC LIMIT 1000`;
 }
 
-function formatText(plan: WorkloadPlan): string {
+function formatText(plan: WorkloadPlan, unused?: UnusedIndexReport): string {
   const lines: string[] = [];
   lines.push(
     `${plan.indexes.length} index${plan.indexes.length === 1 ? '' : 'es'} for ${plan.queries.length} statements`,
@@ -268,5 +284,12 @@ function formatText(plan: WorkloadPlan): string {
     lines.push(`redundant ${entry.table}.${entry.index} (${entry.kind}, served by ${entry.coveredBy})`);
     for (const statement of entry.ddl) lines.push(`  ${statement}`);
   }
+  if (unused?.status === 'unknown') lines.push(`unused indexes: ${unused.reason ?? 'cannot tell'}`);
+  for (const entry of unused?.indexes ?? []) {
+    lines.push(`unused ${entry.table}.${entry.index} (${entry.columns.join(', ')})`);
+    for (const statement of entry.ddl) lines.push(`  ${statement}`);
+    for (const note of entry.notes.slice(1)) lines.push(`  note: ${note}`);
+  }
+  for (const caveat of unused?.status === 'measured' ? unused.caveats : []) lines.push(`caveat: ${caveat}`);
   return `${lines.join('\n')}\n`;
 }

@@ -31,6 +31,24 @@ const partText = (part: IndexPart): string =>
 const describe = (index: IndexInfo): string =>
   `${index.name} (${index.parts.map((part) => part.column ?? part.expression ?? '?').join(', ')})`;
 
+/** The safe order to drop an index: INVISIBLE (MySQL 8) or IGNORED (MariaDB >= 10.6) first, then DROP INDEX. */
+export function dropSteps(table: string, index: string, server: ServerInfo): string[] {
+  const name = quoteIdentifier(table);
+  const indexName = quoteIdentifier(index);
+  const ddl: string[] = [];
+  if (server.capabilities.invisibleIndexes)
+    ddl.push(`ALTER TABLE ${name} ALTER INDEX ${indexName} INVISIBLE;`);
+  else if (server.capabilities.ignoredIndexes)
+    ddl.push(`ALTER TABLE ${name} ALTER INDEX ${indexName} IGNORED;`);
+  ddl.push(`ALTER TABLE ${name} DROP INDEX ${indexName};`);
+  return ddl;
+}
+
+/** What to do between the safe step and the DROP. */
+export function safeStepNote(server: ServerInfo): string {
+  return `Run the first statement, watch the workload (the index is still maintained, the optimizer ignores it; undo with ${server.capabilities.invisibleIndexes ? 'VISIBLE' : 'NOT IGNORED'}), then drop it.`;
+}
+
 /** Redundant indexes of every table of the schema (or of `tables` when given). */
 export function redundantIndexes(
   schema: SchemaModel,
@@ -93,14 +111,7 @@ function redundantIn(table: TableInfo, server: ServerInfo): RedundantIndex[] {
     }
     if (!coveredBy) continue;
     dropped.add(index);
-    const name = quoteIdentifier(table.name);
-    const indexName = quoteIdentifier(index.name);
-    const ddl: string[] = [];
-    if (server.capabilities.invisibleIndexes)
-      ddl.push(`ALTER TABLE ${name} ALTER INDEX ${indexName} INVISIBLE;`);
-    else if (server.capabilities.ignoredIndexes)
-      ddl.push(`ALTER TABLE ${name} ALTER INDEX ${indexName} IGNORED;`);
-    ddl.push(`ALTER TABLE ${name} DROP INDEX ${indexName};`);
+    const ddl = dropSteps(table.name, index.name, server);
     result.push({
       table: table.name,
       index: index.name,
@@ -113,11 +124,7 @@ function redundantIn(table: TableInfo, server: ServerInfo): RedundantIndex[] {
           : kind === 'left-prefix'
             ? `${describe(index)} is a left prefix of ${describe(coveredBy)}, which serves every lookup it serves.`
             : `${describe(index)} ends with the primary key, which InnoDB appends to ${describe(coveredBy)} anyway.`,
-        ...(ddl.length > 1
-          ? [
-              `Run the first statement, watch the workload (the index is still maintained, the optimizer ignores it; undo with ${server.capabilities.invisibleIndexes ? 'VISIBLE' : 'NOT IGNORED'}), then drop it.`,
-            ]
-          : []),
+        ...(ddl.length > 1 ? [safeStepNote(server)] : []),
       ],
     });
   }

@@ -23,4 +23,4 @@ export {
   type WorkloadTable,
   type WorkloadVerification,
 } from './workload.js';
-export { redundantIndexes, type RedundantIndex } from './hygiene.js';
+export { dropSteps, redundantIndexes, safeStepNote, type RedundantIndex } from './hygiene.js';

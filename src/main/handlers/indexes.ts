@@ -1,12 +1,14 @@
 // Handlers for the index-design area (src/shared/api/indexes.ts): the Index set view's workload design.
 
 import { designWorkloadIndexes, workloadFromText } from '../../core/indexing/index.js';
+import { neededIndexes } from '../../core/indexing/unused.js';
 import { offlineServerInfo } from '../../core/sqlmode/modes.js';
 import type { IndexesApi } from '../../shared/api/indexes.js';
 import { AdvisorError } from '../../shared/errors.js';
 import { offlineSchema, offlineTarget } from '../services/analysis.js';
 import type { Services } from '../services/index.js';
 import { mapMysqlError } from '../services/mysql-errors.js';
+import { unusedIndexes } from '../services/index-usage.js';
 import { loadSchema } from '../services/schema.js';
 
 export function createIndexesHandlers(services: Services): IndexesApi {
@@ -27,7 +29,17 @@ export function createIndexesHandlers(services: Services): IndexesApi {
         const schema = await loadSchema(connection, server, server.database).catch((error: unknown) => {
           throw mapMysqlError(error, { host: target.host, port: target.port, action: 'Reading the schema' });
         });
-        return { plan: designWorkloadIndexes(statements, schema, server, options) };
+        const plan = designWorkloadIndexes(statements, schema, server, options);
+        const tables = plan.tables.map((table) => table.table);
+        const unused = await unusedIndexes(
+          connection,
+          server,
+          server.database,
+          schema,
+          tables,
+          neededIndexes(plan),
+        );
+        return { plan, unused };
       }
       const chosen = offlineTarget(request.target?.flavor, request.target?.version);
       const server = offlineServerInfo(chosen.flavor, chosen.version);

@@ -1,5 +1,6 @@
 // The Indexes panel: per query the "Index plan" (the analysis's statements[].indexPlan), per workload the "Index set".
 import type { DesignedPart, TableIndexPlan, WorkloadIndex, WorkloadPlan } from '../../core/indexing/index.js';
+import type { UnusedIndexReport } from '../../core/indexing/unused.js';
 import type { StatementReport } from '../../core/model/report.js';
 import {
   acceptIndex,
@@ -274,6 +275,7 @@ function IndexSetResult({ wb, plan, set }: { wb: Workbench; plan: WorkloadPlan; 
           </ul>
         </>
       )}
+      {set.unused && <UnusedIndexes report={set.unused} />}
       {plan.notes.map((note) => (
         <p key={note} className="index-plan__note">
           {note}
@@ -345,5 +347,37 @@ function IndexRow({
       <pre className="index-plan__ddl">{index.ddl.join('\n')}</pre>
       {index.rejected && <p className="index-plan__blocked">{index.rejected}</p>}
     </li>
+  );
+}
+
+function UnusedIndexes({ report }: { report: UnusedIndexReport }) {
+  return (
+    <>
+      <h4 className="indexes__subtitle">Unused indexes</h4>
+      <div className="index-set__hygiene" data-testid="index-set-unused" data-status={report.status}>
+        {report.status === 'unknown' ? (
+          <p className="index-plan__note">{report.reason}</p>
+        ) : report.indexes.length === 0 ? (
+          <p className="index-plan__note">Every index of these tables has been read.</p>
+        ) : (
+          <ul className="index-set__hygiene">
+            {report.indexes.map((entry) => (
+              <li key={`${entry.table}.${entry.index}`}>
+                <strong>
+                  {entry.table}.{entry.index}
+                </strong>{' '}
+                {entry.notes.join(' ')}
+                <pre className="index-plan__ddl">{entry.ddl.join('\n')}</pre>
+              </li>
+            ))}
+          </ul>
+        )}
+        {report.caveats.map((caveat) => (
+          <p key={caveat} className="index-plan__note">
+            {caveat}
+          </p>
+        ))}
+      </div>
+    </>
   );
 }

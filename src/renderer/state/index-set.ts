@@ -8,6 +8,7 @@
  * (same table, same key parts), so designing again after an edit does not forget what was chosen.
  */
 import type { WorkloadIndex, WorkloadPlan } from '../../core/indexing/index.js';
+import type { UnusedIndexReport } from '../../core/indexing/unused.js';
 import type { AnalysisReport } from '../../core/model/report.js';
 import { toShownError, type ShownError } from '../components/error-box.js';
 import { profileId, type Session } from '../session.js';
@@ -19,6 +20,8 @@ export type IndexDecision = { kind: 'accepted'; itemId: string | null } | { kind
 export interface IndexSetState {
   status: 'idle' | 'running' | 'done' | 'failed';
   plan: WorkloadPlan | null;
+  /** Live only: the server's usage counters on the workload's tables. */
+  unused: UnusedIndexReport | null;
   error: ShownError | null;
   /** By {@link indexKey}. */
   decisions: Record<string, IndexDecision>;
@@ -28,7 +31,7 @@ export interface IndexSetState {
 
 export type IndexSetAction =
   | { type: 'design/started' }
-  | { type: 'design/done'; plan: WorkloadPlan }
+  | { type: 'design/done'; plan: WorkloadPlan; unused?: UnusedIndexReport | undefined }
   | { type: 'design/failed'; error: ShownError }
   | { type: 'index/decided'; key: string; decision: IndexDecision }
   | { type: 'index/undecided'; key: string }
@@ -37,6 +40,7 @@ export type IndexSetAction =
 export const initialIndexSet: IndexSetState = {
   status: 'idle',
   plan: null,
+  unused: null,
   error: null,
   decisions: {},
   actionError: null,
@@ -58,7 +62,14 @@ export function indexSetReducer(state: IndexSetState, action: IndexSetAction): I
     case 'design/done': {
       const keys = new Set(action.plan.indexes.map(indexKey));
       const decisions = Object.fromEntries(Object.entries(state.decisions).filter(([key]) => keys.has(key)));
-      return { ...state, status: 'done', plan: action.plan, error: null, decisions };
+      return {
+        ...state,
+        status: 'done',
+        plan: action.plan,
+        unused: action.unused ?? null,
+        error: null,
+        decisions,
+      };
     }
     case 'design/failed':
       return { ...state, status: 'failed', error: action.error };
@@ -157,7 +168,7 @@ export async function designIndexSet(wb: Workbench): Promise<void> {
   const { session } = wb.store.getState();
   store.dispatch({ type: 'design/started' });
   try {
-    const { plan } = await wb.api['indexes.design'](
+    const { plan, unused } = await wb.api['indexes.design'](
       session.kind === 'live'
         ? { sql, connectionId: session.connectionId }
         : {
@@ -166,7 +177,7 @@ export async function designIndexSet(wb: Workbench): Promise<void> {
             target: { flavor: session.flavor, version: session.version },
           },
     );
-    store.dispatch({ type: 'design/done', plan });
+    store.dispatch({ type: 'design/done', plan, unused });
   } catch (error) {
     store.dispatch({ type: 'design/failed', error: toShownError(error) });
   }

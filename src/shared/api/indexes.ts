@@ -2,6 +2,7 @@
 
 import { z } from 'zod';
 import type { WorkloadPlan } from '../../core/indexing/index.js';
+import type { UnusedIndexReport } from '../../core/indexing/unused.js';
 
 const designSchema = z.object({
   /** Statements separated by ';'; a `-- weight: N` comment before a statement gives its weight. */
@@ -24,6 +25,8 @@ export const indexesSchemas = {
 
 export interface IndexSetReply {
   plan: WorkloadPlan;
+  /** Live only: indexes of the workload's tables that the server's usage counters saw no reads of. */
+  unused?: UnusedIndexReport;
 }
 
 export interface IndexesApi {
