@@ -9,6 +9,7 @@ import type {
   tlsModes,
 } from '../shared/api/profiles.js';
 import type { LiveProfile } from './session.js';
+import { addNotices } from './state/notices.js';
 
 /** A profile color tag. */
 export type ProfileColor = (typeof profileColors)[number];
@@ -206,6 +207,7 @@ export async function connectProfile(
   secrets: { password?: string; sshPassphrase?: string } = {},
 ): Promise<ProfileConnection> {
   const reply = await api['profiles.connect']({ id, ...secrets });
+  addNotices('connect', reply.notices);
   return {
     result: { connectionId: reply.connectionId, server: reply.server, label: reply.label },
     allowWhatIf: reply.allowWhatIf,

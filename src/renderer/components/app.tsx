@@ -28,6 +28,7 @@ import {
 import { paletteCommands, type ShortcutKeys } from './app-commands.js';
 import { AppToolbar } from './app-toolbar.js';
 import { ConnectionBanner } from './connection-banner.js';
+import { NoticeArea } from './notice-area.js';
 import { EditorPane } from './editor-pane.js';
 import { EditorTabs } from './editor-tabs.js';
 import { ProfilesSidebar } from './profiles-sidebar.js';
@@ -140,6 +141,7 @@ export function App({ api, listen }: { api: AdvisorApi; listen: Listen }) {
         onRetry={link.retryNow}
         onReconnect={() => dispatch({ type: 'dialog/opened', dialog: { kind: 'connect', tab: 'profiles' } })}
       />
+      <NoticeArea api={api} />
       <main className="workbench" style={{ gridTemplateRows: `minmax(150px, 1fr) auto ${panelHeight}px` }}>
         <div className="editor-area">
           <EditorTabs

@@ -16,6 +16,7 @@ import { SchemaFileField } from './schema-file-field.js';
 import { useSchemaFile } from '../state/schema-file.js';
 import type { Listen } from '../../shared/events.js';
 import { ProfileEditor } from './profile-editor.js';
+import { addNotices } from '../state/notices.js';
 
 /** The dialog's tabs. */
 export type ConnectionDialogTab = 'profiles' | 'server' | 'offline';
@@ -132,6 +133,7 @@ export function ConnectionDialog({
         void api['connection.close']({ connectionId: result.connectionId }).catch(() => undefined);
         return;
       }
+      addNotices('connect', result.notices);
       onConnected(result, { allowWhatIf });
     } catch (caught) {
       if (!cancelled.current) setError(toShownError(caught));

@@ -166,6 +166,8 @@ export interface ProfilesApi {
       connectionId: string;
       server: ServerInfo;
       label: string;
+      /** What Sargable did on connect that the user must know (as `connection.open`'s notices). */
+      notices?: string[];
     } & Pick<Profile, 'name' | 'color' | 'production' | 'allowWhatIf'> & { profileId: string }
   >;
 }
