@@ -1,5 +1,11 @@
 // Flattens an AnalysisReport into the list the Findings panel and the editor markers share.
+//
+// A finding's key is its stable identity (rule, statement fingerprint, table, columns, expression; see
+// core/workspace/finding-identity.ts), never its list position: the "in export" badges, verifications and
+// the selection are kept by key across re-analyses, and a position would point them at another finding as
+// soon as the text is edited. The same finding twice (the same query twice) gets `~2`, `~3` in text order.
 import type { AnalysisReport, Finding, Severity, StatementError } from '../core/model/report.js';
+import { findingIdentity } from '../core/workspace/finding-identity.js';
 
 /** One row of the Findings panel and one editor marker. */
 export type ReportItem =
@@ -13,20 +19,26 @@ export function reportItems(report: AnalysisReport): ReportItem[] {
     kind: 'error',
     error,
   }));
-  const findings: ReportItem[] = report.statements.flatMap((statement) =>
-    statement.findings.map((finding, position) => ({
-      key: `finding-${statement.index}-${position}`,
+  const findings = report.statements.flatMap((statement) =>
+    statement.findings.map((finding) => ({
+      identity: findingIdentity(statement.sql, finding),
       kind: 'finding' as const,
       statementIndex: statement.index,
       finding,
     })),
   );
   findings.sort((a, b) => startOf(a) - startOf(b));
-  return [...errors, ...findings];
+  const seen = new Map<string, number>();
+  const keyed: ReportItem[] = findings.map(({ identity, ...item }) => {
+    const count = (seen.get(identity) ?? 0) + 1;
+    seen.set(identity, count);
+    return { ...item, key: `finding:${identity}${count > 1 ? `~${count}` : ''}` };
+  });
+  return [...errors, ...keyed];
 }
 
-function startOf(item: ReportItem): number {
-  const { line, column } = item.kind === 'finding' ? item.finding : item.error;
+function startOf(item: { finding: Finding }): number {
+  const { line, column } = item.finding;
   return line * 1_000_000 + column;
 }
 

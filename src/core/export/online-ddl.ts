@@ -84,7 +84,7 @@ export function onlineModeFor(shape: StatementShape, capabilities: Capabilities)
         'In-place index build; reads continue, writes wait while it builds (the server refuses LOCK=NONE for an index on a new or hidden virtual column).',
       warning:
         shape.virtualColumns > 0
-          ? 'Indexing a VIRTUAL column added in the same statement needs LOCK=SHARED: writes wait while the index builds. On busy tables export with --split-online (the column INSTANT first, then the index with LOCK=NONE) or use pt-online-schema-change / gh-ost.'
+          ? 'Indexing a VIRTUAL column added in the same statement needs LOCK=SHARED: writes wait while the index builds. On busy tables export it split, the column INSTANT first and then the index with LOCK=NONE (the “Columns first, then indexes” option of the Export panel; --split-online in the CLI), or use pt-online-schema-change / gh-ost.'
           : 'A functional index is built over a hidden virtual column, so the server refuses LOCK=NONE: writes wait while it builds. On busy tables use pt-online-schema-change / gh-ost, or an explicit VIRTUAL generated column (added INSTANT, then indexed with LOCK=NONE).',
     };
   return {

@@ -36,6 +36,8 @@ export interface ExportItem {
   rewrittenSql?: string;
   sources: SourceQuery[];
   verification?: VerificationRecord;
+  /** The finding it fixes (workspace finding identity): alternatives of one finding are exported once. */
+  finding?: string;
 }
 
 /** A column the export adds. */
@@ -97,7 +99,18 @@ export function planExport(
   const plan: ExportPlan = { tables: [], skipped: [], schemaChecked: checked };
   const byTable = new Map<string, TablePlan>();
 
+  const fixed = new Map<string, ExportItem>();
   for (const item of items) {
+    // One fix per finding: a workspace written before alternatives were exclusive may accept two.
+    const first = item.finding ? fixed.get(item.finding) : undefined;
+    if (first) {
+      plan.skipped.push({
+        item,
+        reason: `it is an alternative fix of the same finding as the ${first.kind} already exported (${first.ddl[0] ?? first.id}); accept one of them`,
+      });
+      continue;
+    }
+    if (item.finding) fixed.set(item.finding, item);
     const parsed = item.ddl.map((statement) => parseAlterTable(statement, flavor));
     const failed = parsed.find((result) => !result.ok);
     if (failed && !failed.ok) {

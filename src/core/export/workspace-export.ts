@@ -26,6 +26,7 @@ export function exportWorkspace(
       ...(item.suggestion.rewrittenSql ? { rewrittenSql: item.suggestion.rewrittenSql } : {}),
       sources: item.sources,
       ...(item.verification ? { verification: item.verification } : {}),
+      ...(item.finding ? { finding: item.finding } : {}),
     }));
   const plan = planExport(items, options.flavor, options.schema);
   return { plan, script: renderScript(plan, options) };

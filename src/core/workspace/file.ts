@@ -49,6 +49,7 @@ const currentSchema = z.object({
       dismissReason: z.string().optional(),
       note: z.string().optional(),
       verification: verificationSchema.optional(),
+      finding: z.string().optional(),
       updatedAt: z.string(),
     }),
   ),

@@ -66,16 +66,22 @@ export function addItem(
   sources: readonly SourceQuery[],
   now: string,
   status: WorkspaceItem['status'] = 'accepted',
+  finding?: string,
 ): WorkspaceItem {
   const id = itemId(table, suggestion);
   let item = workspace.items.find((candidate) => candidate.id === id);
   if (!item) {
-    item = { id, status, table, suggestion, sources: [], updatedAt: now };
+    item = { id, status, table, suggestion, sources: [], ...(finding ? { finding } : {}), updatedAt: now };
     workspace.items.push(item);
-  } else if (item.status === 'pending' && status === 'accepted') {
-    // Verified first (kept as pending), accepted now.
-    item.status = 'accepted';
+  } else {
+    if (finding && !item.finding) item.finding = finding;
+    // Verified first (kept as pending) and accepted now; or dismissed as an alternative, chosen again.
+    if (status === 'accepted' && item.status !== 'accepted') {
+      item.status = 'accepted';
+      delete item.dismissReason;
+    }
   }
+  if (item.status === 'accepted') dismissAlternatives(workspace, item, now);
   for (const source of sources)
     if (!item.sources.some((known) => known.checksum === source.checksum)) item.sources.push(source);
   const verification = verificationOf(suggestion.verification);
@@ -91,7 +97,32 @@ export function acceptItem(workspace: Workspace, id: string, now: string): boole
   item.status = 'accepted';
   delete item.dismissReason;
   item.updatedAt = now;
+  dismissAlternatives(workspace, item, now);
   return true;
+}
+
+const kindName: Record<string, string> = {
+  'functional-index': 'functional index',
+  'generated-column': 'indexed generated column',
+  index: 'index',
+  rewrite: 'rewrite',
+};
+
+/**
+ * One fix per finding: the accepted alternatives of `chosen` (items fixing the same finding) are
+ * dismissed, so the export never builds two indexes for one problem. Returns how many.
+ */
+export function dismissAlternatives(workspace: Workspace, chosen: WorkspaceItem, now: string): number {
+  if (!chosen.finding) return 0;
+  let dismissed = 0;
+  for (const other of workspace.items) {
+    if (other === chosen || other.finding !== chosen.finding || other.status !== 'accepted') continue;
+    other.status = 'dismissed';
+    other.dismissReason = `replaced by its alternative, the ${kindName[chosen.suggestion.kind] ?? chosen.suggestion.kind} (one fix per finding)`;
+    other.updatedAt = now;
+    dismissed++;
+  }
+  return dismissed;
 }
 
 /** Dismiss an item with a reason. Returns false when the id is unknown. */

@@ -10,6 +10,7 @@
 import { servedSql, type AnalysisReport, type SuggestionKind } from '../model/report.js';
 import { addToDeadlockHistory, type Deadlock } from '../locks/deadlock.js';
 import { addItem, sourceQuery } from './items.js';
+import { findingIdentity } from './finding-identity.js';
 import {
   MAX_WORKSPACE_DEADLOCKS,
   MAX_WORKSPACE_WRITES,
@@ -22,6 +23,7 @@ export * from './types.js';
 export * from './items.js';
 export * from './verification.js';
 export * from './file.js';
+export * from './finding-identity.js';
 
 /** Append a write record, keeping the newest {@link MAX_WORKSPACE_WRITES}. */
 export function recordWrite(workspace: Workspace, record: WriteRecord): void {
@@ -88,6 +90,8 @@ export function fromAnalysis(
         kept,
         [sourceQuery(statement.sql, 'analysis', { rule: finding.rule, message: finding.message })],
         now,
+        'accepted',
+        findingIdentity(statement.sql, finding),
       );
       if (workspace.items.length > before) added++;
     }

@@ -67,6 +67,12 @@ export interface WorkspaceItem {
   dismissReason?: string;
   note?: string;
   verification?: VerificationRecord;
+  /**
+   * The identity of the finding this item fixes (finding-identity.ts). Items with the same one are
+   * alternative fixes of one problem (a functional index or a generated column …): at most one of them
+   * is accepted. Optional and additive: older files and hand-made items have none.
+   */
+  finding?: string;
   updatedAt: string;
 }
 

@@ -46,6 +46,8 @@ export function ExportPanel({
   const [path, setPath] = useState('');
   const [variant, setVariant] = useState<Variant>('sql');
   const [rollback, setRollback] = useState(false);
+  // The CLI's --split-online: new VIRTUAL columns INSTANT first, then their indexes with LOCK=NONE.
+  const [splitOnline, setSplitOnline] = useState(false);
   const [script, setScript] = useState<{ text: string; warnings: string[]; statements: string[] } | null>(
     null,
   );
@@ -82,6 +84,7 @@ export function ExportPanel({
       version,
       variant,
       rollback,
+      ...(splitOnline ? { splitOnline: true } : {}),
       ...(connectionId ? { connectionId } : {}),
     }).then(
       (reply) =>
@@ -96,7 +99,7 @@ export function ExportPanel({
     return () => {
       live = false;
     };
-  }, [api, profileId, flavor, version, variant, rollback, connectionId, items]);
+  }, [api, profileId, flavor, version, variant, rollback, splitOnline, connectionId, items]);
 
   // Only the plain SQL script can be applied here (pt-osc / gh-ost are bash scripts; the rollback drops).
   const applyBlocked = !connectionId
@@ -250,6 +253,20 @@ export function ExportPanel({
             <option value="pt-osc">pt-online-schema-change</option>
             <option value="gh-ost">gh-ost</option>
           </select>
+          {variant === 'sql' && !rollback && (
+            <label
+              className="export__option"
+              title="Add new VIRTUAL generated columns first (INSTANT, metadata only), then index them in a second statement with LOCK=NONE, so writes never wait (the CLI's --split-online)"
+            >
+              <input
+                type="checkbox"
+                checked={splitOnline}
+                onChange={(event) => setSplitOnline(event.target.checked)}
+                data-testid="export-split-online"
+              />{' '}
+              Columns first, then indexes
+            </label>
+          )}
           <span className="toolbar__spacer" />
           <button
             type="button"

@@ -357,6 +357,10 @@ function SuggestionView({
   actions: SuggestionActions | undefined;
 }) {
   const id = `${itemKey}#${index}`;
+  const alternativeAccepted =
+    actions !== undefined &&
+    !actions.accepted.has(id) &&
+    [...actions.accepted].some((key) => key.startsWith(`${itemKey}#`));
   const verification = actions?.verifications[id];
   const verifiable = canVerify && suggestion.ddl.length > 0 && suggestion.kind !== 'rewrite';
   const original = suggestion.rewrittenSql ? actions?.originalSql?.(itemKey) : undefined;
@@ -449,10 +453,14 @@ function SuggestionView({
               type="button"
               className="button button--small"
               onClick={() => actions.onAccept?.(itemKey, index)}
-              title="Accept this change into the workspace (Export panel)"
+              title={
+                alternativeAccepted
+                  ? 'Export this fix instead of the accepted alternative (one fix per finding: the other leaves the export)'
+                  : 'Accept this change into the workspace (Export panel)'
+              }
               data-testid="accept"
             >
-              Accept
+              {alternativeAccepted ? 'Accept instead' : 'Accept'}
             </button>
           )}
         </span>

@@ -235,7 +235,7 @@ export function workbenchReducer(state: WorkbenchState, action: WorkbenchAction)
     case 'suggestion/accepted':
       return {
         ...state,
-        accepted: new Set(state.accepted).add(action.key),
+        accepted: acceptOne(state.accepted, action.key),
         exportRevision: state.exportRevision + 1,
       };
     case 'ddl/outcome':
@@ -276,4 +276,15 @@ export function analysisSummary(analysis: Analysis): string {
 /** The live session, or null offline. */
 export function liveOf(state: WorkbenchState): Extract<Session, { kind: 'live' }> | null {
   return state.session.kind === 'live' ? state.session : null;
+}
+
+/**
+ * The accepted set after accepting `key` (`itemKey#index`): the finding's other suggestions are its
+ * alternatives (one fix per finding), so they leave the set, as they leave the export.
+ */
+export function acceptOne(accepted: ReadonlySet<string>, key: string): Set<string> {
+  const finding = key.slice(0, key.lastIndexOf('#') + 1);
+  const next = new Set([...accepted].filter((other) => !other.startsWith(finding)));
+  next.add(key);
+  return next;
 }
