@@ -3,7 +3,7 @@ import { expect, test, type Page } from '@playwright/test';
 import mysql from 'mysql2/promise';
 import { useScratchDatabase } from './helpers/database.js';
 import { mysqlTestUrl } from './helpers/env.js';
-import { connectWithForm, formFromUrl, openWorkbench } from './helpers/workbench.js';
+import { connectWithForm, formFromUrl, openWorkbench, setEditorText } from './helpers/workbench.js';
 
 test('plan view: a node links the findings of its own statement, not those of another statement on the same table', async ({
   page,
@@ -131,5 +131,57 @@ INSERT INTO orders_day (note, amount) VALUES ('a', 1), ('b', 2), ('c', 3), ('x',
       expect(parseSeconds(p95)).toBeLessThanOrEqual(parseSeconds(max));
     }
     expect(await cutCells(page)).toEqual([]);
+  });
+});
+
+test.describe('Visual Explain detail against MySQL 8.0.33', () => {
+  const database = useScratchDatabase(
+    'sargable_dba_plan',
+    `CREATE TABLE c (id INT PRIMARY KEY, region VARCHAR(10), KEY region (region)) STATS_AUTO_RECALC=0;
+CREATE TABLE o (id INT PRIMARY KEY AUTO_INCREMENT, customer INT NOT NULL, status CHAR(1), amount INT,
+  KEY cust_status (customer, status)) STATS_AUTO_RECALC=0;
+INSERT INTO c VALUES (1, 'eu'), (2, 'us'), (3, 'eu');
+INSERT INTO o (customer, status, amount) VALUES (1, 'a', 1), (2, 'b', 2), (3, 'a', 3);
+ANALYZE TABLE c, o;
+INSERT INTO o (customer, status, amount)
+  WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < 500)
+  SELECT 1 + n % 3, 'a', n + 10 FROM seq;`,
+  );
+
+  test('per node: access type by cost class, key_len with its key parts, ref, rows × filtered, prefix cost; ANALYZE flags a 10× miss', async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    await openWorkbench(page);
+    await connectWithForm(page, formFromUrl(mysqlTestUrl(), database));
+    await setEditorText(
+      page,
+      "SELECT c.region, o.amount FROM c JOIN o ON o.customer = c.id AND o.status = 'a' WHERE c.region = 'eu' AND o.amount < 3;",
+    );
+    await page.keyboard.press('ControlOrMeta+E');
+    const tables = page.getByTestId('plan-node').filter({ has: page.getByTestId('plan-node-table') });
+    await expect(tables).toHaveCount(2);
+    const o = tables.filter({ has: page.getByTestId('plan-node-table').getByText('o', { exact: true }) });
+    const c = tables.filter({ has: page.getByTestId('plan-node-table').getByText('c', { exact: true }) });
+    await expect(c.getByTestId('plan-node-access')).toHaveAttribute('data-cost', 'low');
+    await expect(o.getByTestId('plan-node-keylen')).toHaveText('key_len 9 (customer, status)');
+    await expect(o.getByTestId('plan-node-ref')).toContainText('c.id, const');
+    await expect(o.getByTestId('plan-node-passed')).toContainText('% =');
+    await expect(o.getByTestId('plan-node-prefix-cost')).toContainText('prefix cost');
+    await expect(page.getByTestId('plan-node-miss')).toHaveCount(0);
+    const splitter = page.getByRole('separator', { name: 'Resize panels' });
+    await splitter.focus();
+    for (let index = 0; index < 8; index++) await page.keyboard.press('ArrowUp');
+    await page.screenshot({ path: 'docs/screenshots/visual-explain-detail.png' });
+
+    // EXPLAIN ANALYZE: MySQL guessed a third of o passes amount < 3 (56 rows per loop; 0.5 did): flagged.
+    await page.getByTestId('plan-analyze').click();
+    await page.getByTestId('analyze-confirm').getByRole('button', { name: 'Execute and measure' }).click();
+    const miss = page.getByTestId('plan-node-miss').first();
+    await expect(miss).toBeVisible();
+    expect(Number(await miss.getAttribute('data-factor'))).toBeGreaterThanOrEqual(10);
+    await expect(miss.getByTestId('plan-node-advice')).toContainText('ANALYZE TABLE `o`;');
+    await miss.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: 'docs/screenshots/visual-explain-analyze.png' });
   });
 });

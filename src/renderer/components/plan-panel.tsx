@@ -12,8 +12,11 @@ import {
   planScale,
   type PlanScale,
 } from '../plan-view.js';
+import type { Flavor } from '../../core/flavors/capabilities.js';
+import { accessCost } from '../plan-detail.js';
 import type { ReportItem } from '../report-items.js';
 import { ErrorBox, type ShownError } from './error-box.js';
+import { PlanNodeDetail } from './plan-node-detail.js';
 
 /** What the Plan panel shows. */
 export type PlanState =
@@ -283,6 +286,7 @@ function PlanView({
               onToggle={toggle}
               items={items}
               sql={state.sql}
+              flavor={state.report.flavor === 'unknown' ? 'mysql' : state.report.flavor}
               onOpenFinding={onOpenFinding}
             />
           </ul>
@@ -349,6 +353,7 @@ function PlanTreeNode({
   onToggle,
   items,
   sql,
+  flavor,
   onOpenFinding,
 }: {
   node: PlanNode;
@@ -358,6 +363,7 @@ function PlanTreeNode({
   onToggle(id: string): void;
   items: readonly ReportItem[];
   sql: string | null;
+  flavor: Flavor;
   onOpenFinding(key: string): void;
 }) {
   const hasChildren = node.children.length > 0;
@@ -405,9 +411,10 @@ function PlanTreeNode({
           )}
           {node.accessType && (
             <span
-              className={`chip plan-node__access plan-node__access--${node.accessType === 'ALL' ? 'bad' : node.accessType === 'index' ? 'warn' : 'plain'}`}
-              title="Access type"
+              className={`chip plan-node__access plan-node__access--${node.accessType === 'ALL' ? 'bad' : node.accessType === 'index' ? 'warn' : 'plain'} plan-node__access--cost-${accessCost(node.accessType).cost}`}
+              title={accessCost(node.accessType).title}
               data-testid="plan-node-access"
+              data-cost={accessCost(node.accessType).cost}
             >
               {node.accessType}
             </span>
@@ -456,6 +463,7 @@ function PlanTreeNode({
             />
           )}
         </div>
+        <PlanNodeDetail node={node} flavor={flavor} />
         {(node.flags.length > 0 || node.condition) && (
           <div className="plan-node__flags">
             {node.flags.map((flag) => (
@@ -501,6 +509,7 @@ function PlanTreeNode({
               onToggle={onToggle}
               items={items}
               sql={sql}
+              flavor={flavor}
               onOpenFinding={onOpenFinding}
             />
           ))}
