@@ -5,6 +5,7 @@
  * columns, rows passed on against rows × filtered, MySQL's prefix cost against the query cost, and
  * an estimate miss goes away after the advised ANALYZE TABLE (the canary that the advice is right).
  */
+import type { Connection } from 'mysql2/promise';
 import { describe, expect, it } from 'vitest';
 import type { PlanNode, PlanReport } from '../../src/core/explain/index.js';
 import { walkPlan } from '../../src/core/explain/index.js';
@@ -44,7 +45,7 @@ describe.each(testServers())('plan detail on real plans: $flavor', ({ flavor, ur
   async function withPlans(
     fn: (
       explain: (sql: string, analyze?: boolean) => Promise<PlanReport>,
-      admin: import('mysql2/promise').Connection,
+      admin: Connection,
     ) => Promise<void>,
   ) {
     await withScratchDatabase(url, async (admin, database) => {
