@@ -61,6 +61,11 @@ export const analyzeRequestSchema = z.object({
     .array(z.string().regex(/^[A-Za-z0-9.]{1,20}$/))
     .max(200)
     .optional(),
+  /** Opt-in rules (off by default, e.g. QRY001) to run as well. */
+  enabledRules: z
+    .array(z.string().regex(/^[A-Za-z0-9.]{1,20}$/))
+    .max(200)
+    .optional(),
 });
 export type AnalyzeRequest = z.input<typeof analyzeRequestSchema>;
 

@@ -47,6 +47,8 @@ Options:
   --sql-mode MODES         check statements under this sql_mode instead of the server's (or the
                            target version's default), e.g. STRICT_TRANS_TABLES,NO_ZERO_DATE
   --disable RULES          do not run these rules (comma-separated IDs, e.g. IDX001,FUN.001)
+  --enable RULES           also run these opt-in rules, off by default (comma-separated IDs, e.g.
+                           QRY001)
   --workspace FILE         honour the rules disabled in this workspace file (.sargable.json)
   --no-statistics          with --dsn: do not sample live selectivity (COUNT(DISTINCT …) over at
                            most 10,000 rows per table, read-only, 2 s limit each)
@@ -79,6 +81,7 @@ export const run: CliCommand = async (argv, io) => {
       'allow-what-if': { type: 'boolean' },
       'verify-threshold': { type: 'string' },
       disable: { type: 'string', multiple: true },
+      enable: { type: 'string', multiple: true },
       workspace: { type: 'string' },
       'no-statistics': { type: 'boolean' },
       stream: { type: 'boolean' },
@@ -109,6 +112,7 @@ export const run: CliCommand = async (argv, io) => {
     throw new UsageError('--verify-threshold must be a number from 0 to 1, e.g. 0.5');
   }
   const disabledRules = await disabledRulesFrom(values.disable, values.workspace, io);
+  const enabledRules = enabledRulesFrom(values.enable, disabledRules);
   const input = positionals[0];
   const name = input && input !== '-' ? input : '<stdin>';
   if (input !== undefined && input !== '-' && !values.dsn) {
@@ -125,7 +129,7 @@ export const run: CliCommand = async (argv, io) => {
         target,
         values.flavor || values['server-version'] ? 'flags' : 'default',
         ddl,
-        { ...(sqlMode === undefined ? {} : { sqlMode }), disabledRules },
+        { ...(sqlMode === undefined ? {} : { sqlMode }), disabledRules, enabledRules },
       );
       const worst = await analyzeFileStream(path.resolve(io.cwd, input), size, analysis, io, {
         format,
@@ -151,7 +155,7 @@ export const run: CliCommand = async (argv, io) => {
       io,
       values.verify === true ? { threshold } : null,
       values['sql-mode'],
-      { disabledRules, statistics: values['no-statistics'] !== true },
+      { disabledRules, enabledRules, statistics: values['no-statistics'] !== true },
     );
   } else {
     const target = offlineTarget(values.flavor, values['server-version']);
@@ -168,6 +172,7 @@ export const run: CliCommand = async (argv, io) => {
       {
         ...(sqlMode === undefined ? {} : { sqlMode }),
         disabledRules,
+        enabledRules,
       },
     );
   }
@@ -183,7 +188,7 @@ async function analyzeLive(
   io: CliIo,
   verify: { threshold: number } | null,
   sqlModeFlag: string | undefined,
-  extra: { disabledRules: string[]; statistics: boolean },
+  extra: { disabledRules: string[]; enabledRules: string[]; statistics: boolean },
 ): Promise<AnalysisReport> {
   const connections = cliConnections();
   const opened = await connections.openConnection({ dsn, allowWhatIf: verify !== null });
@@ -193,6 +198,7 @@ async function analyzeLive(
     let report: AnalysisReport;
     const options = {
       disabledRules: extra.disabledRules,
+      enabledRules: extra.enabledRules,
       ...(sqlModeFlag === undefined
         ? {}
         : { sqlMode: checkSqlMode(sqlModeFlag, server.flavor, server.version) }),
@@ -249,6 +255,30 @@ async function disabledRulesFrom(
     if (!parsed.ok) throw new UsageError(parsed.problem.message);
     for (const id of parsed.workspace.disabledRules ?? []) ids.add(id);
   }
+  return [...ids].sort();
+}
+
+/** Opt-in rule IDs from `--enable` (comma-separated, repeatable): known, opt-in, and not also disabled. */
+function enabledRulesFrom(flags: string[] | undefined, disabled: readonly string[]): string[] {
+  const optIn = Object.values(registry)
+    .filter((rule) => rule.meta.optIn && !rule.meta.replacedBy)
+    .map((rule) => rule.meta.id)
+    .sort();
+  const ids = new Set<string>();
+  for (const flag of flags ?? [])
+    for (const part of flag.split(',')) {
+      const id = part.trim().replace(/\./g, '').toUpperCase();
+      if (!id) continue;
+      if (!registry[id])
+        throw new UsageError(`--enable: unknown rule '${part.trim()}'; opt-in rules: ${optIn.join(', ')}`);
+      if (!optIn.includes(id))
+        throw new UsageError(
+          `--enable: ${id} is not an opt-in rule, it runs by default; opt-in rules: ${optIn.join(', ')}`,
+        );
+      if (disabled.includes(id))
+        throw new UsageError(`--enable: ${id} is also disabled (--disable or the workspace file)`);
+      ids.add(id);
+    }
   return [...ids].sort();
 }
 

@@ -21,7 +21,7 @@ export const rule = defineRule({
       antiPattern: 'SELECT * FROM orders WHERE customer_id = 7',
       bestPractice: 'SELECT id, total FROM orders WHERE customer_id = 7',
       notes: [
-        'Off by default (it would flag most ad-hoc queries): enable it with the analysis option enabledRules: ["QRY001"].',
+        'Off by default (it would flag most ad-hoc queries): enable it with `sargable analyze --enable QRY001`, the Findings panel’s "Opt-in rules" checkbox, or the analysis option enabledRules: ["QRY001"].',
         'Not reported inside EXISTS (…) or for COUNT(*): they read no column values.',
         'Reported once per query block (each UNION part or derived table separately).',
       ],

@@ -72,5 +72,10 @@ export const rules: Readonly<Record<string, Rule>> = {
   QRY007,
 };
 
+/** The rules that run only when named (meta.optIn), for the CLI's --enable and the UI's switches. */
+export const optInRules: readonly { id: string; title: string }[] = Object.values(rules)
+  .filter((rule) => rule.meta.optIn && !rule.meta.replacedBy)
+  .map((rule) => ({ id: rule.meta.id, title: rule.meta.title }));
+
 export type { Rule, RuleMeta, RuleContext } from './engine.js';
 export { defineRule } from './engine.js';

@@ -36,6 +36,7 @@ export function createBaseHandlers(services: Services): BaseApi {
           : undefined;
         return runLiveAnalysis(connection, request.sql, server, schema ?? { source: 'none', tables: [] }, {
           ...(request.disabledRules ? { disabledRules: request.disabledRules } : {}),
+          ...(request.enabledRules ? { enabledRules: request.enabledRules } : {}),
         });
       }
       const target = offlineTarget(request.target?.flavor, request.target?.version);
@@ -46,7 +47,10 @@ export function createBaseHandlers(services: Services): BaseApi {
         request.schemaId
           ? (services.schemas ??= new LoadedSchemas()).get(request.schemaId)
           : request.schemaSql,
-        request.disabledRules ? { disabledRules: request.disabledRules } : {},
+        {
+          ...(request.disabledRules ? { disabledRules: request.disabledRules } : {}),
+          ...(request.enabledRules ? { enabledRules: request.enabledRules } : {}),
+        },
       );
     },
   };

@@ -109,6 +109,9 @@ function analyzeOptions(
     ...(options.disabledRules?.length
       ? { disabledRules: options.disabledRules.map((id) => id.replace(/\./g, '').toUpperCase()) }
       : {}),
+    ...(options.enabledRules?.length
+      ? { enabledRules: options.enabledRules.map((id) => id.replace(/\./g, '').toUpperCase()) }
+      : {}),
   };
 }
 
@@ -117,6 +120,8 @@ export interface AnalysisOptions {
   sqlMode?: string;
   /** Rule IDs disabled for this analysis (from the workspace or `--disable`). */
   disabledRules?: readonly string[];
+  /** Opt-in rules (off by default, e.g. QRY001) to run as well (`--enable`, the UI's opt-in toggles). */
+  enabledRules?: readonly string[];
 }
 
 /**

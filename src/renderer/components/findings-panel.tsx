@@ -24,6 +24,36 @@ export interface FindingsPanelProps {
   actions?: SuggestionActions;
   /** Rules disabled in this workspace, and how to change that; omitted where the workspace is unavailable. */
   rules?: RuleToggles;
+  /** Opt-in rules (off by default) and how to switch them on for the session; omitted where not offered. */
+  optIn?: OptInToggles;
+}
+
+/** Opt-in rules (meta.optIn, e.g. QRY001) switched on or off for this session. */
+export interface OptInToggles {
+  rules: readonly { id: string; title: string; enabled: boolean }[];
+  onChange(rule: string, enabled: boolean): void;
+}
+
+/** One checkbox per opt-in rule; nothing when there are none. */
+function OptInRules({ optIn }: { optIn: OptInToggles | undefined }) {
+  if (!optIn || optIn.rules.length === 0) return null;
+  return (
+    <div className="findings__disabled" data-testid="opt-in-rules" role="group" aria-label="Opt-in rules">
+      <span>Opt-in rules:</span>
+      {optIn.rules.map((rule) => (
+        <label key={rule.id} className="chip" title={rule.title}>
+          <input
+            type="checkbox"
+            checked={rule.enabled}
+            onChange={(event) => optIn.onChange(rule.id, event.target.checked)}
+            data-testid="opt-in-rule"
+            data-rule={rule.id}
+          />
+          {rule.id}
+        </label>
+      ))}
+    </div>
+  );
 }
 
 /** Disabling advisor rules for the current workspace. */
@@ -125,6 +155,7 @@ export function FindingsPanel({
   selectedKey,
   actions,
   rules,
+  optIn,
 }: FindingsPanelProps) {
   const list = useRef<HTMLUListElement>(null);
   useEffect(() => {
@@ -143,6 +174,7 @@ export function FindingsPanel({
           settings, work offline with CREATE TABLE statements, or choose <strong>Try it</strong> in the
           toolbar for a demo that needs no server.
         </p>
+        <OptInRules optIn={optIn} />
       </div>
     );
   }
@@ -152,12 +184,14 @@ export function FindingsPanel({
         <p className="empty-state__title">No findings</p>
         <p>Every predicate the advisor checks can use an index as written.</p>
         <DisabledRules rules={rules} />
+        <OptInRules optIn={optIn} />
       </div>
     );
   }
   return (
     <div className="findings">
       <DisabledRules rules={rules} />
+      <OptInRules optIn={optIn} />
       {stale && (
         <p className="findings__stale" role="status">
           The SQL changed since this analysis. Press <kbd>{shortcut}</kbd> to refresh.

@@ -1,4 +1,5 @@
 // The bottom area: the panel tabs (Findings, Plan, Top queries, Locks, Modes, Export) and the shown panel.
+import { optInRules } from '../../core/rules/index.js';
 import { productionName, profileId } from '../session.js';
 import type { useAnalysis } from '../state/analysis.js';
 import { features, type Workbench } from '../state/context.js';
@@ -114,6 +115,13 @@ export function WorkbenchPanels({
                     }
                   : undefined
               }
+              optIn={{
+                rules: optInRules.map((rule) => ({ ...rule, enabled: state.enabledRules.includes(rule.id) })),
+                onChange: (rule, enabled) => {
+                  store.dispatch({ type: 'rules/opt-in', rule, enabled });
+                  void run.analyze('all', { showPanel: true });
+                },
+              }}
             />
           ))}
         {panel === 'plan' && (

@@ -32,6 +32,7 @@ export async function analyze(
     const state = store.getState();
     const request = analyzeRequest(state.session, sql);
     if (state.disabledRules.length > 0) request.disabledRules = state.disabledRules;
+    if (state.enabledRules.length > 0) request.enabledRules = state.enabledRules;
     const report = await wb.api['analyze.run'](request);
     const reported = reportItems(report);
     const stillActive = store.getState().activeTab === tabId;

@@ -75,6 +75,8 @@ export interface WorkbenchState {
   ddlOutcomes: Record<string, DdlOutcome>;
   /** Rules disabled in the current profile's workspace (passed to every analysis). */
   disabledRules: string[];
+  /** Opt-in rules (off by default, e.g. QRY001) switched on for this session (passed to every analysis). */
+  enabledRules: string[];
   /** Bumped when the workspace changed: the Export panel reloads. */
   exportRevision: number;
   /** Bumped by the palette's Apply DDL when no suggestion is selected: the Export panel opens its confirmation. */
@@ -112,6 +114,7 @@ export type WorkbenchAction =
   | { type: 'suggestion/accepted'; key: string }
   | { type: 'ddl/outcome'; key: string; outcome: DdlOutcome }
   | { type: 'rules/loaded'; disabledRules: string[] }
+  | { type: 'rules/opt-in'; rule: string; enabled: boolean }
   | { type: 'export/changed' }
   | { type: 'export/apply-requested' }
   | { type: 'about/loaded'; info: AppInfo | null; error: ShownError | null };
@@ -138,6 +141,7 @@ export function initialWorkbench(session: Session = initialSession()): Workbench
     accepted: new Set(),
     ddlOutcomes: {},
     disabledRules: [],
+    enabledRules: [],
     exportRevision: 0,
     exportApplyRequest: 0,
     info: { info: null, error: null },
@@ -242,6 +246,10 @@ export function workbenchReducer(state: WorkbenchState, action: WorkbenchAction)
       return { ...state, ddlOutcomes: { ...state.ddlOutcomes, [action.key]: action.outcome } };
     case 'rules/loaded':
       return { ...state, disabledRules: action.disabledRules };
+    case 'rules/opt-in': {
+      const others = state.enabledRules.filter((rule) => rule !== action.rule);
+      return { ...state, enabledRules: action.enabled ? [...others, action.rule].sort() : others };
+    }
     case 'export/changed':
       return { ...state, exportRevision: state.exportRevision + 1 };
     case 'export/apply-requested':

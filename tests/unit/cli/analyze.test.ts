@@ -141,4 +141,22 @@ describe('sargable analyze: disabled rules', () => {
       unknown: 2,
     });
   });
+
+  it('--enable turns on an opt-in rule (QRY001); a default rule, an unknown ID or one also disabled is a usage error', async () => {
+    const star = 'SELECT * FROM products WHERE id = 1';
+    const results = {
+      default: rulesOf((await cli(base, star)).stdout),
+      enabled: rulesOf((await cli([...base, '--enable', 'qry.001'], star)).stdout),
+      notOptIn: await cli([...base, '--enable', 'FUN001'], star),
+      unknown: (await cli([...base, '--enable', 'NOPE1'], star)).code,
+      conflict: await cli([...base, '--enable', 'QRY001', '--disable', 'QRY001'], star),
+    };
+    expect(results.default).toEqual([]);
+    expect(results.enabled).toEqual(['QRY001']);
+    expect(results.notOptIn.code).toBe(2);
+    expect(results.notOptIn.stderr).toMatch(/FUN001 is not an opt-in rule.*opt-in rules: QRY001/);
+    expect(results.unknown).toBe(2);
+    expect(results.conflict.code).toBe(2);
+    expect(results.conflict.stderr).toMatch(/QRY001 is also disabled/);
+  });
 });

@@ -146,6 +146,10 @@ describe('workbench reducer', () => {
       { type: 'export/apply-requested' },
       { type: 'ddl/outcome', key: 'a#0', outcome: { status: 'applied' } as never },
       { type: 'rules/loaded', disabledRules: ['FUN001'] },
+      { type: 'rules/opt-in', rule: 'QRY001', enabled: true },
+      { type: 'rules/opt-in', rule: 'ABC001', enabled: true },
+      { type: 'rules/opt-in', rule: 'QRY001', enabled: true },
+      { type: 'rules/opt-in', rule: 'ABC001', enabled: false },
       { type: 'about/loaded', info: null, error: { code: 'INTERNAL', message: 'x' } },
       { type: 'editor/cursor', line: 3, column: 7 },
     );
@@ -154,6 +158,7 @@ describe('workbench reducer', () => {
     expect(state.exportApplyRequest).toBe(1);
     expect(Object.keys(state.ddlOutcomes)).toEqual(['a#0']);
     expect(state.disabledRules).toEqual(['FUN001']);
+    expect(state.enabledRules).toEqual(['QRY001']); // once, and a rule switched off again is gone
     expect(state.info.error?.message).toBe('x');
     expect(state.cursor).toEqual({ line: 3, column: 7 });
   });
