@@ -13,6 +13,7 @@ import {
   type StatementKind,
 } from './rules/engine.js';
 import { type AstNode, spanOf } from './sql/ast.js';
+import { queryParts } from './sql/salvage.js';
 import { parseStatement } from './sql/parse.js';
 import { collectPredicateSites, type PredicateSite } from './sql/predicates.js';
 import { LineIndex, splitStatements } from './sql/split.js';
@@ -129,6 +130,30 @@ export function statementAnalyzer(
         column: slice.column,
         findings: [],
       };
+      // The queries inside it that the grammar reads on their own get their checks (sql/salvage.ts).
+      const checked: { line: number; column: number }[] = [];
+      for (const part of queryParts(slice.sql)) {
+        if (!parseStatement(part.text, options.server.flavor).ok) continue;
+        const at = lines.position(slice.offset + part.start);
+        let outcome: StatementOutcome;
+        try {
+          outcome = analyzeStatement({ sql: part.text, offset: slice.offset + part.start, ...at }, index);
+        } catch (error) {
+          // Too deep for a walker: the part stays unchecked, the statement is still reported (PRS001).
+          if (error instanceof RangeError) continue;
+          throw error;
+        }
+        if (!('statement' in outcome)) continue;
+        checked.push(at);
+        for (const finding of outcome.statement.findings)
+          statement.findings.push({
+            ...finding,
+            // A rewrite of the part is not a rewrite of the statement: keep only what stands alone.
+            suggestions: finding.suggestions.filter(
+              (suggestion) => suggestion.kind !== 'rewrite' && suggestion.rewrittenSql === undefined,
+            ),
+          });
+      }
       if (
         activeRules.some((rule) => rule.meta.id === 'PRS001') &&
         !disabledByComment(slice.sql).has('PRS001')
@@ -137,8 +162,13 @@ export function statementAnalyzer(
         const column = parsed.line === 1 ? slice.column + parsed.column - 1 : parsed.column;
         const near = /near '([^']*)'/.exec(parsed.message)?.[1];
         const finding = toFinding(registry.PRS001!.meta, {
-          messageId: 'unsupported',
-          data: { line, column, near: near ? `'${near}'` : 'the end' },
+          messageId: checked.length > 0 ? 'unsupportedPart' : 'unsupported',
+          data: {
+            line,
+            column,
+            near: near ? `'${near}'` : 'the end',
+            parts: checked.map((part) => `${part.line}:${part.column}`).join(', '),
+          },
           span: { start: 0, end: slice.sql.length },
           table: null,
           columns: [],
@@ -146,7 +176,7 @@ export function statementAnalyzer(
         });
         const end = lines.position(slice.offset + slice.sql.length);
         const { span: _span, ...rest } = finding;
-        statement.findings.push({ ...rest, line, column, endLine: end.line, endColumn: end.column });
+        statement.findings.unshift({ ...rest, line, column, endLine: end.line, endColumn: end.column });
       }
       return { statement };
     }

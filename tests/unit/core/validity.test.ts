@@ -1,6 +1,7 @@
 // Syntax errors only when provable (issue #19): what the grammar rejects but may be valid becomes a
 // PRS001 "not fully analysed" finding; typos and broken statements stay syntax errors.
 import { describe, expect, it } from 'vitest';
+import { schemaFromDdl } from '../../../src/core/schema/ddl.js';
 import { analyze } from '../../../src/core/analyze.js';
 import { offlineServerInfo } from '../../../src/core/sqlmode/modes.js';
 import { provablyInvalid } from '../../../src/core/sql/validity.js';
@@ -60,5 +61,34 @@ describe('provable syntax errors', () => {
     });
     expect(report.errors).toEqual([]);
     expect(report.statements[0]!.findings).toEqual([]);
+  });
+
+  it('still checks the queries inside such a statement, at their positions, without rewriting the part', () => {
+    const { schema } = schemaFromDdl('CREATE TABLE t1 (id INT PRIMARY KEY, d DATETIME, j JSON, KEY (d));');
+    const sql =
+      'SELECT 1;\nSELECT * FROM t1 WHERE 3 MEMBER OF (j)\n  AND id IN (SELECT id FROM t1 WHERE YEAR(d) = 2020);\n' +
+      'DECLARE c CURSOR FOR SELECT id FROM t1 WHERE MONTH(d) = 1;';
+    const report = analyze(sql, { server: offlineServerInfo('mysql', '8.0.33'), source: 'flags', schema });
+    expect(report.errors).toEqual([]);
+    const [member, cursor] = [report.statements[1]!, report.statements[2]!];
+    expect(member.findings.map((finding) => [finding.rule, finding.line, finding.column])).toEqual([
+      ['PRS001', 2, 26],
+      ['FUN001', 3, 38],
+    ]);
+    expect(member.findings[0]!.message).toContain('Only the query at 3:14 was checked, on its own');
+    // A rewrite of the subquery is not a rewrite of the statement: none is offered.
+    expect(member.findings[1]!.suggestions.filter((suggestion) => suggestion.rewrittenSql)).toEqual([]);
+    expect(cursor.findings.map((finding) => [finding.rule, finding.line, finding.column])).toEqual([
+      ['PRS001', 4, 9],
+      ['FUN001', 4, 46],
+    ]);
+    // Nothing inside to read on its own: the statement says it was not checked.
+    const alone = analyze('SELECT * FROM t1 WHERE 3 MEMBER OF (j) AND YEAR(d) = 1', {
+      server: offlineServerInfo('mysql', '8.0.33'),
+      source: 'flags',
+      schema,
+    });
+    expect(alone.statements[0]!.findings.map((finding) => finding.rule)).toEqual(['PRS001']);
+    expect(alone.statements[0]!.findings[0]!.message).toContain('was not checked');
   });
 });
