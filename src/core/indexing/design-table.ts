@@ -28,6 +28,7 @@ import {
   alignWithExisting,
   applyLimits,
   canonical,
+  clashingExpressions,
   descendingKeyParts,
   keyBytesOf,
   label,
@@ -354,15 +355,53 @@ export function designTable(
     );
     return plan;
   }
-  const extendable = info.indexes.find(
-    (existing) =>
-      !existing.unique &&
-      !existing.primary &&
-      existing.visible &&
-      existing.kind === 'btree' &&
-      existing.parts.length < parts.length &&
-      existing.parts.every((part, i) => samePart(part, parts[i])),
-  );
+  const extendableFor = (design: DesignedPart[]) =>
+    info.indexes.find(
+      (existing) =>
+        !existing.unique &&
+        !existing.primary &&
+        existing.visible &&
+        existing.kind === 'btree' &&
+        existing.parts.length < design.length &&
+        // MySQL cannot drop and re-add a functional index in one in-place ALTER (its hidden virtual
+        // columns: "INPLACE ADD or DROP of virtual columns cannot be combined"), so it is never extended.
+        !(functional && existing.parts.some((part) => part.expression)) &&
+        existing.parts.every((part, i) => samePart(part, design[i])),
+    );
+  let extendable = extendableFor(parts);
+  // MySQL: never a second functional key part over an expression another index keys on (see clashingExpressions).
+  const clashes = functional ? clashingExpressions(parts, info, extendable) : [];
+  if (clashes.length > 0) {
+    const removed = new Set(clashes.map((clash) => canonical(clash.expression)));
+    const isRemoved = (part: DesignedPart) =>
+      Boolean(part.expression && removed.has(canonical(part.expression)));
+    const removedHead = parts.filter(
+      (part) => isRemoved(part) && ['equality', 'join', 'in'].includes(part.role),
+    );
+    parts = parts.filter((part) => !isRemoved(part));
+    for (const clash of clashes)
+      notes.push(
+        `(${clash.expression}) is already a functional key part of ${clash.index.name}: MySQL keeps one hidden column per functional key part and substitutes a query's expression by only one of them, so a second one would leave ${clash.index.name} unusable for queries on the expression alone (measured on 8.0.33). It is left out of this index; to key both on it, index one VIRTUAL generated column for the expression in both (the export does that for indexes it adds together).`,
+      );
+    const seek = parts.filter((part) => part.role !== 'cover');
+    const servingNow =
+      seek.length === 0
+        ? clashes[0]!.index
+        : info.indexes.find((existing) =>
+            serves(existing, seek, equalities.size + inLists.size - removedHead.length),
+          );
+    if (servingNow) {
+      plan.verdict = 'served';
+      plan.existingIndex = servingNow.name;
+      plan.parts = seek.length === 0 ? [] : parts;
+      plan.keyBytes = keyBytesOf(plan.parts, info);
+      notes.push(`Existing index ${servingNow.name} serves what is left: no new index.`);
+      return plan;
+    }
+    plan.parts = parts;
+    plan.keyBytes = keyBytesOf(parts, info);
+    extendable = extendableFor(parts);
+  }
   const taken = info.indexes.map((existing) => existing.name);
   const keySql = partsSql(parts);
   if (extendable) {

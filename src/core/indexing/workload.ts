@@ -261,6 +261,7 @@ export function designWorkloadIndexes(
         index.visible &&
         index.kind === 'btree' &&
         index.parts.length < candidate.parts.length &&
+        !(server.flavor !== 'mariadb' && index.parts.some((part) => part.expression)) &&
         index.parts.every((part, i) => existingMatches(part, candidate.parts[i])),
     );
     if (!prefix || !info) return bytes + 8;
@@ -287,6 +288,27 @@ export function designWorkloadIndexes(
           candidateServes(candidate.parts, need),
       );
       if (newly.length === 0) continue;
+      // MySQL: two functional key parts over one expression on a table break the first (key-parts.ts).
+      const shared = server.capabilities.functionalIndexes
+        ? candidate.parts.find(
+            (part) =>
+              part.expression &&
+              chosen.some(
+                (other) =>
+                  other.table.toLowerCase() === candidate.table.toLowerCase() &&
+                  other.parts.some((mine) => mine.expression && samePart(mine, part)),
+              ),
+          )
+        : undefined;
+      if (shared) {
+        for (const need of newly)
+          if (!rejectedBy.has(need))
+            rejectedBy.set(
+              need,
+              `another chosen index on ${candidate.table} already keys on (${shared.expression}); a second functional key part over it would leave that one unusable for the expression alone`,
+            );
+        continue;
+      }
       const benefit = newly.reduce((sum, need) => sum + need.weight, 0);
       const cost = writeCostOf(candidate.table, candidate.parts);
       const gain = benefit - cost;
@@ -345,6 +367,7 @@ export function designWorkloadIndexes(
         index.visible &&
         index.kind === 'btree' &&
         index.parts.length < candidate.parts.length &&
+        !(server.flavor !== 'mariadb' && index.parts.some((part) => part.expression)) &&
         index.parts.every((part, i) => existingMatches(part, candidate.parts[i])),
     );
     const tableName = quoteIdentifier(info?.name ?? candidate.table);
