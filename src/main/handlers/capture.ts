@@ -8,7 +8,7 @@ import { FileGrants } from '../services/file-grants.js';
 import { queryKiller } from '../services/connection.js';
 import { CaptureService, digestDelta, readDigestHistogram, takeDigestSnapshot } from '../services/capture.js';
 import { digestSlowLogFiles } from '../services/slowlog-file.js';
-import { readSlowLogTable, slowLogTableEnd } from '../services/slowlog-table.js';
+import { readSlowLogLogging, readSlowLogTable, slowLogTableEnd } from '../services/slowlog-table.js';
 import { scanSlowLogTimeline } from '../services/slowlog-timeline.js';
 import { captureSlowLogWindow, previewSlowLogWindow } from '../services/slowlog-window.js';
 import { assertProductionConfirmed } from '../services/production-guard.js';
@@ -48,12 +48,15 @@ export function createCaptureHandlers(services: Services): CaptureApi {
     async 'capture.slowLogTable'(request) {
       const { connection } = connections.get(request.connectionId);
       const cursor = request.fromEnd ? await slowLogTableEnd(connection) : request.cursor;
-      return readSlowLogTable(connection, {
+      const result = await readSlowLogTable(connection, {
         ...(cursor ? { cursor } : {}),
         ...(request.maxRows ? { maxRows: request.maxRows } : {}),
         ...(request.orderBy ? { orderBy: request.orderBy } : {}),
         ...(request.limit ? { limit: request.limit } : {}),
       });
+      // An empty read: say where the server logs instead (log_output=FILE, slow log off).
+      if (result.source.rowsRead > 0) return result;
+      return { ...result, logging: await readSlowLogLogging(connection).catch(() => undefined) };
     },
     async 'capture.histogram'(request) {
       const { connection, server } = connections.get(request.connectionId);

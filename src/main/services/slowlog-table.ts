@@ -85,6 +85,30 @@ function anchorOf(row: RowDataPacket): string {
   return `${String(row.start_epoch)}|${String(row.thread_id)}|${String(row.query_time)}|${sql.length}`;
 }
 
+/** Where the server writes its slow log: why mysql.slow_log can be empty. */
+export interface SlowLogLogging {
+  slowQueryLog: boolean;
+  /** `FILE`, `TABLE`, `FILE,TABLE` or `NONE`. */
+  logOutput: string;
+  longQueryTime: number;
+  /** The file the server writes when log_output has FILE (a path on the server's machine). */
+  file: string | null;
+}
+
+/** The slow-log settings (SHOW GLOBAL VARIABLES, which every user may read). */
+export async function readSlowLogLogging(connection: Connection): Promise<SlowLogLogging> {
+  const [rows] = await connection.query<RowDataPacket[]>(
+    `SHOW GLOBAL VARIABLES WHERE Variable_name IN ('slow_query_log', 'log_output', 'long_query_time', 'slow_query_log_file')`,
+  );
+  const values = new Map(rows.map((row) => [String(row.Variable_name), String(row.Value)]));
+  return {
+    slowQueryLog: /^(ON|1)$/i.test(values.get('slow_query_log') ?? ''),
+    logOutput: (values.get('log_output') ?? 'FILE').toUpperCase(),
+    longQueryTime: Number(values.get('long_query_time') ?? 10),
+    file: values.get('slow_query_log_file') || null,
+  };
+}
+
 /** Errors reading mysql.slow_log, with the GRANT or setting that fixes them. */
 export function slowLogTableError(error: unknown): AdvisorError {
   const mapped = mapMysqlError(error, { action: 'Reading mysql.slow_log' });

@@ -383,7 +383,11 @@ export function TopQueriesPanel({
             <ClassTable
               classes={classes}
               empty={
-                list.classes.length === 0 ? 'Nothing ran in this window.' : 'No class matches the filter.'
+                list.classes.length > 0
+                  ? 'No class matches the filter.'
+                  : list.source.kind === 'slow_log' && list.source.label === 'mysql.slow_log'
+                    ? 'mysql.slow_log has no rows.'
+                    : 'Nothing ran in this window.'
               }
               selected={selected}
               onSelect={(id) => dispatch({ type: 'class/selected', id })}

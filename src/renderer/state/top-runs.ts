@@ -2,7 +2,7 @@
 import type { AdvisorApi } from '../../shared/api.js';
 import type { JobStatusReply, SlowLogTableReply } from '../../shared/api/capture.js';
 import { topClassesFromDigest } from '../../core/capture/index.js';
-import { toShownError } from '../components/error-box.js';
+import { toShownError, type ShownError } from '../components/error-box.js';
 import { productionField } from '../components/production-confirm.js';
 import { jobError, listFromJob, parseWindow, type TopQueriesAction } from './top-queries.js';
 
@@ -79,11 +79,44 @@ export async function readTable(
       },
     });
     ctx.dispatch({ type: 'table/more', cursor: reply.complete ? null : reply.cursor });
+    const why = reply.logging ? emptySlowLogNote(reply.logging) : null;
+    if (why) ctx.dispatch({ type: 'run/failed', error: why });
   } catch (caught) {
     ctx.dispatch({ type: 'run/failed', error: toShownError(caught) });
   } finally {
     ctx.dispatch({ type: 'table/busy', busy: false });
   }
+}
+
+/**
+ * Why mysql.slow_log has no rows, and how to change that: the server writes its slow log to a file
+ * (log_output without TABLE), or does not write it at all (slow_query_log=OFF).
+ */
+export function emptySlowLogNote(logging: NonNullable<SlowLogTableReply['logging']>): ShownError {
+  const toTable = logging.logOutput.split(',').includes('TABLE');
+  const reasons: string[] = [];
+  if (!toTable)
+    reasons.push(
+      `writes its slow log to ${logging.logOutput === 'NONE' ? 'nowhere' : 'a file'} (log_output=${logging.logOutput}), not to the table`,
+    );
+  if (!logging.slowQueryLog) reasons.push('has the slow log off (slow_query_log=OFF)');
+  const message =
+    reasons.length > 0
+      ? `mysql.slow_log is empty because this server ${reasons.join(' and ')}.`
+      : `mysql.slow_log is empty: the slow log goes to the table, but no statement took longer than long_query_time (${logging.longQueryTime} s) since the table was last emptied.`;
+  const switchSql = [
+    ...(toTable ? [] : ["SET GLOBAL log_output = 'FILE,TABLE';"]),
+    ...(logging.slowQueryLog ? [] : ['SET GLOBAL slow_query_log = ON;']),
+  ];
+  const file =
+    !toTable && logging.file && logging.logOutput !== 'NONE'
+      ? `Read its file (${logging.file}) with the Slow log file source, or switch`
+      : 'Switch';
+  const hint =
+    reasons.length > 0
+      ? `${file}: ${switchSql.join(' ')} (needs SYSTEM_VARIABLES_ADMIN or SUPER; new connections log from then on), or use "Turn slow log on for the window…", which does this for a while and restores the settings.`
+      : 'Lower long_query_time (SET GLOBAL long_query_time = 0.5;) or use "Turn slow log on for the window…" (long_query_time = 0 for the window).';
+  return { code: 'NOTE', message, hint };
 }
 
 /** Ask the server what the slow-log window would change, and show it for consent. */

@@ -107,6 +107,13 @@ export interface SlowLogTableReply extends DigestResult {
   complete: boolean;
   /** Statements per time bucket by `start_time` (rows of this read). */
   timeline: WorkloadTimeline;
+  /** When the read found no rows: where the server writes its slow log (why the table is empty). */
+  logging?: {
+    slowQueryLog: boolean;
+    logOutput: string;
+    longQueryTime: number;
+    file: string | null;
+  };
 }
 
 /** Progress of a job; fields depend on the job kind. */
