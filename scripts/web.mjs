@@ -17,3 +17,13 @@ if (
 const child = spawn(process.execPath, [server, ...process.argv.slice(2)], { stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+// `npm start` runs this script under `sh -c`; a SIGTERM to npm ends npm and the shell but never reaches
+// us, which left the server running. When our parent is gone (we were re-parented), stop the child too.
+const parentPid = process.ppid;
+const orphanWatch = setInterval(() => {
+  if (process.ppid === parentPid) return;
+  clearInterval(orphanWatch);
+  child.kill('SIGTERM');
+  setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+}, 250);
+orphanWatch.unref();

@@ -45,3 +45,40 @@ it('falls back to web mode with one clear line when Electron is missing', async 
     child.kill('SIGTERM');
   }
 }, 60_000);
+
+it('SIGTERM to `npm start` stops the web server too (npm runs the script under a shell that does not forward it)', async () => {
+  const child = spawn('npm', ['start', '--silent', '--', '--port', '0'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      CI: '1',
+      SARGABLE_NO_BUILD: '1',
+      ELECTRON_OVERRIDE_DIST_PATH: path.join(root, 'no-such-electron'),
+    },
+  });
+  let output = '';
+  const base = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no URL within 30 s:\n${output}`)), 30_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /Sargable web mode: (http:\/\/127\.0\.0\.1:\d+\/)/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+  });
+  expect((await fetch(base)).status).toBe(401);
+  child.kill('SIGTERM');
+  // The server stops answering within a few seconds (before the fix it ran on with no parent).
+  const started = Date.now();
+  let up = true;
+  while (up && Date.now() - started < 10_000) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    up = await fetch(base).then(
+      () => true,
+      () => false,
+    );
+  }
+  expect(up).toBe(false);
+}, 60_000);
