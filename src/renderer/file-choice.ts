@@ -17,11 +17,25 @@ export function canChoose(purpose: FilePurpose, win: Window = window): boolean {
   return inElectron(win) || purpose !== 'workspace-save';
 }
 
+/** Web mode: how far the upload of the picked file is (a big schema dump takes a while). */
+export interface UploadProgress {
+  name: string;
+  sent: number;
+  total: number;
+}
+
+/** Options of {@link chooseFile}: follow the upload (web mode), and abort it. */
+export interface ChooseOptions {
+  onUpload?: (progress: UploadProgress) => void;
+  signal?: AbortSignal;
+}
+
 /** Ask the user for a file; null when they cancel. Must run inside a click handler (user gesture). */
 export async function chooseFile(
   api: AdvisorApi,
   purpose: FilePurpose,
   win: Window = window,
+  options: ChooseOptions = {},
 ): Promise<ChosenFile | null> {
   if (inElectron(win)) {
     const { files } = await api['files.choose']({ purpose });
@@ -29,6 +43,7 @@ export async function chooseFile(
   }
   const file = await pickInBrowser(win, purpose === 'workspace-open' ? '.json' : '');
   if (!file) return null;
+  if (options.onUpload || options.signal) return uploadWithProgress(win, file, options);
   const response = await win.fetch(`/upload?name=${encodeURIComponent(file.name)}`, {
     method: 'POST',
     headers: { 'content-type': 'application/octet-stream' },
@@ -40,6 +55,48 @@ export async function chooseFile(
   if (!reply) throw new AdvisorError('INTERNAL', `Upload failed (HTTP ${response.status}).`);
   if (!reply.ok) throw AdvisorError.fromWire(reply.error as never);
   return reply.value;
+}
+
+/** The upload as XMLHttpRequest (fetch reports no upload progress): progress events, abort → CANCELLED. */
+function uploadWithProgress(win: Window, file: File, options: ChooseOptions): Promise<ChosenFile> {
+  return new Promise((resolve, reject) => {
+    const request = new (win as Window & typeof globalThis).XMLHttpRequest();
+    request.open('POST', `/upload?name=${encodeURIComponent(file.name)}`);
+    request.setRequestHeader('content-type', 'application/octet-stream');
+    request.responseType = 'text';
+    request.upload.addEventListener('progress', (event) =>
+      options.onUpload?.({ name: file.name, sent: event.loaded, total: event.total || file.size }),
+    );
+    const abort = () => request.abort();
+    options.signal?.addEventListener('abort', abort, { once: true });
+    const done = () => options.signal?.removeEventListener('abort', abort);
+    request.addEventListener('abort', () => {
+      done();
+      reject(new AdvisorError('CANCELLED', `The upload of ${file.name} was cancelled.`));
+    });
+    request.addEventListener('error', () => {
+      done();
+      reject(
+        new AdvisorError('CONNECTION_LOST', `The upload of ${file.name} failed: is Sargable still running?`),
+      );
+    });
+    request.addEventListener('load', () => {
+      done();
+      let reply:
+        { ok: true; value: ChosenFile } | { ok: false; error: { code: string; message: string } } | null;
+      try {
+        reply = JSON.parse(request.responseText) as typeof reply;
+      } catch {
+        reply = null;
+      }
+      if (!reply) reject(new AdvisorError('INTERNAL', `Upload failed (HTTP ${request.status}).`));
+      else if (!reply.ok) reject(AdvisorError.fromWire(reply.error as never));
+      else resolve(reply.value);
+    });
+    options.onUpload?.({ name: file.name, sent: 0, total: file.size });
+    if (options.signal?.aborted) request.abort();
+    else request.send(file);
+  });
 }
 
 function pickInBrowser(win: Window, accept: string): Promise<File | null> {

@@ -148,7 +148,7 @@ export function ConnectionDialog({
       setError({ code: 'INVALID_INPUT', message: 'Enter a server version like 8.0.33 or 10.11.' });
       return;
     }
-    if (schemaFile.state.status === 'loading') {
+    if (schemaFile.state.status === 'loading' || schemaFile.state.status === 'uploading') {
       setError({ code: 'INVALID_INPUT', message: 'The schema file is still loading: wait, or cancel it.' });
       return;
     }
@@ -408,16 +408,14 @@ export function ConnectionDialog({
               />
             </div>
             <SchemaFileField
-              api={api}
               state={schemaFile.state}
               stale={staleFile}
-              onChosen={(file) => {
+              onChoose={() => {
                 setError(null);
-                void schemaFile.load(file, flavor, version.trim());
+                void schemaFile.choose(flavor, version.trim());
               }}
               onCancel={schemaFile.cancel}
               onClear={schemaFile.clear}
-              onError={setError}
             />
           </div>
           <p className="dialog__note">

@@ -1,42 +1,52 @@
 // "Load schema file…" in the Work offline form: the service reads the chosen file from disk (any size:
 // it never goes through a request body), with a progress bar and Cancel (see state/schema-file.ts).
-import type { AdvisorApi } from '../../shared/api.js';
 import type { SchemaFileReply } from '../../shared/api/schema.js';
 import { loadedText, progressText, type SchemaFileState } from '../state/schema-file.js';
-import { ChooseFileButton } from './choose-file-button.js';
-import { ErrorBox, type ShownError } from './error-box.js';
-import type { ChosenFile } from '../../shared/api/files.js';
+import { ErrorBox } from './error-box.js';
 
 export function SchemaFileField({
-  api,
   state,
   stale,
-  onChosen,
+  onChoose,
   onCancel,
   onClear,
-  onError,
 }: {
-  api: AdvisorApi;
   state: SchemaFileState;
   /** The loaded file was read for another flavor or version than the form's. */
   stale: boolean;
-  onChosen(file: ChosenFile): void;
+  /** Pick the file (runs inside the click: the browser's picker needs the gesture). */
+  onChoose(): void;
   onCancel(): void;
   onClear(): void;
-  onError(error: ShownError): void;
 }) {
   return (
     <div className="field field--full schema-file" data-testid="schema-file">
       <div className="schema-file__row">
-        {state.status !== 'loading' && (
-          <ChooseFileButton
-            api={api}
-            purpose="schema"
-            label={state.status === 'loaded' ? 'Load another schema file…' : 'Load schema file…'}
-            testId="schema-file-choose"
-            onChosen={onChosen}
-            onError={onError}
-          />
+        {state.status !== 'loading' && state.status !== 'uploading' && (
+          <button
+            type="button"
+            className="button button--small"
+            data-testid="schema-file-choose"
+            onClick={onChoose}
+          >
+            {state.status === 'loaded' ? 'Load another schema file…' : 'Load schema file…'}
+          </button>
+        )}
+        {state.status === 'uploading' && (
+          <>
+            <span data-testid="schema-file-progress">
+              Uploading {state.name}: {progressText(state.sent, state.total)}
+            </span>
+            <progress max={state.total || 1} value={state.sent} aria-label={`Uploading ${state.name}`} />
+            <button
+              type="button"
+              className="button button--small"
+              data-testid="schema-file-cancel"
+              onClick={onCancel}
+            >
+              Cancel
+            </button>
+          </>
         )}
         {state.status === 'loading' && (
           <>

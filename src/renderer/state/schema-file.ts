@@ -13,16 +13,20 @@ import type { ChosenFile } from '../../shared/api/files.js';
 import type { SchemaFileReply } from '../../shared/api/schema.js';
 import type { Listen } from '../../shared/events.js';
 import { toShownError, type ShownError } from '../components/error-box.js';
+import { chooseFile } from '../file-choice.js';
 import { useJobEvents } from './job.js';
 
 export type SchemaFileState =
   | { status: 'idle' }
+  /** Web mode: the picked file goes to the local bridge first. */
+  | { status: 'uploading'; name: string; sent: number; total: number }
   | { status: 'loading'; name: string; jobId: string | null; bytesRead: number; totalBytes: number }
   | { status: 'loaded'; file: SchemaFileReply }
   | { status: 'failed'; name: string; error: ShownError }
   | { status: 'cancelled'; name: string };
 
 export type SchemaFileAction =
+  | { type: 'upload'; name: string; sent: number; total: number }
   | { type: 'start'; name: string }
   | { type: 'job'; jobId: string }
   | { type: 'progress'; bytesRead: number; totalBytes: number }
@@ -35,6 +39,10 @@ export const initialSchemaFile: SchemaFileState = { status: 'idle' };
 
 export function schemaFileReducer(state: SchemaFileState, action: SchemaFileAction): SchemaFileState {
   switch (action.type) {
+    case 'upload':
+      return state.status === 'loading'
+        ? state
+        : { status: 'uploading', name: action.name, sent: action.sent, total: action.total };
     case 'start':
       return { status: 'loading', name: action.name, jobId: null, bytesRead: 0, totalBytes: 0 };
     case 'job':
@@ -46,9 +54,13 @@ export function schemaFileReducer(state: SchemaFileState, action: SchemaFileActi
     case 'loaded':
       return state.status === 'loading' ? { status: 'loaded', file: action.file } : state;
     case 'failed':
-      return state.status === 'loading' ? { status: 'failed', name: state.name, error: action.error } : state;
+      return state.status === 'loading' || state.status === 'uploading'
+        ? { status: 'failed', name: state.name, error: action.error }
+        : state;
     case 'cancelled':
-      return state.status === 'loading' ? { status: 'cancelled', name: state.name } : state;
+      return state.status === 'loading' || state.status === 'uploading'
+        ? { status: 'cancelled', name: state.name }
+        : state;
     case 'clear':
       return initialSchemaFile;
   }
@@ -91,6 +103,8 @@ export function useSchemaFile(
   initial: SchemaFileReply | undefined,
 ): {
   state: SchemaFileState;
+  /** Pick a file (inside a click handler), upload it in web mode, then load it. */
+  choose(flavor: 'mysql' | 'mariadb', version: string): Promise<void>;
   load(file: ChosenFile, flavor: 'mysql' | 'mariadb', version: string): Promise<void>;
   cancel(): void;
   clear(): void;
@@ -101,6 +115,7 @@ export function useSchemaFile(
   );
   const { follow } = useJobEvents(listen);
   const current = useRef<string | null>(null);
+  const upload = useRef<AbortController | null>(null);
 
   const load = useCallback(
     async (file: ChosenFile, flavor: 'mysql' | 'mariadb', version: string) => {
@@ -125,7 +140,40 @@ export function useSchemaFile(
     [api, follow],
   );
 
+  const choose = useCallback(
+    async (flavor: 'mysql' | 'mariadb', version: string) => {
+      const controller = new AbortController();
+      upload.current = controller;
+      let file: ChosenFile | null;
+      try {
+        // Called first, without an await before it: the browser's picker needs the click's gesture.
+        file = await chooseFile(api, 'schema', window, {
+          signal: controller.signal,
+          onUpload: (progress) => {
+            if (upload.current === controller) dispatch({ type: 'upload', ...progress });
+          },
+        });
+      } catch (caught) {
+        if (upload.current === controller)
+          dispatch(
+            controller.signal.aborted
+              ? { type: 'cancelled' }
+              : { type: 'failed', error: toShownError(caught) },
+          );
+        return;
+      } finally {
+        if (upload.current === controller) upload.current = null;
+      }
+      if (file) await load(file, flavor, version);
+    },
+    [api, load],
+  );
+
   const cancel = useCallback(() => {
+    if (upload.current) {
+      upload.current.abort();
+      return;
+    }
     const jobId = current.current;
     if (!jobId) return;
     void api['job.cancel']({ jobId }).catch(() => undefined);
@@ -133,8 +181,10 @@ export function useSchemaFile(
 
   const clear = useCallback(() => {
     current.current = null;
+    upload.current?.abort();
+    upload.current = null;
     dispatch({ type: 'clear' });
   }, []);
 
-  return { state, load, cancel, clear };
+  return { state, choose, load, cancel, clear };
 }

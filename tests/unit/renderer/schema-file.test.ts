@@ -57,6 +57,25 @@ describe('schemaFileReducer', () => {
     expect(schemaFileReducer(state, { type: 'loaded', file: reply() })).toBe(state);
   });
 
+  it('web mode: uploading (with progress) comes first; a cancel or failure there ends it', () => {
+    let state = schemaFileReducer(initialSchemaFile, { type: 'upload', name: 'big.sql', sent: 0, total: 10 });
+    state = schemaFileReducer(state, { type: 'upload', name: 'big.sql', sent: 4, total: 10 });
+    expect(state).toEqual({ status: 'uploading', name: 'big.sql', sent: 4, total: 10 });
+    expect(schemaFileReducer(state, { type: 'cancelled' })).toEqual({ status: 'cancelled', name: 'big.sql' });
+    const error = { code: 'INVALID_INPUT', message: 'too big' };
+    expect(schemaFileReducer(state, { type: 'failed', error })).toEqual({
+      status: 'failed',
+      name: 'big.sql',
+      error,
+    });
+    // Then the service reads the uploaded copy: loading, and a late upload event changes nothing.
+    const loading = schemaFileReducer(state, { type: 'start', name: 'big.sql' });
+    expect(loading.status).toBe('loading');
+    expect(schemaFileReducer(loading, { type: 'upload', name: 'big.sql', sent: 10, total: 10 })).toBe(
+      loading,
+    );
+  });
+
   it('maps a job’s final status: done, failed with its message, cancelled', () => {
     const base = { jobId: 'j', kind: 'schema-load', progress: { elapsedMs: 1 } };
     expect(finalAction({ ...base, state: 'done', result: reply() })).toEqual({
