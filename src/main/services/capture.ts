@@ -54,7 +54,7 @@ export function performanceSchemaOffError(server: ServerInfo): AdvisorError {
     'UNSUPPORTED',
     `performance_schema is OFF on this ${server.flavor === 'mariadb' ? 'MariaDB' : 'MySQL'} server, so there are no statement digests to capture. Turning it on needs a restart: set performance_schema=ON in the server's configuration file ([mysqld] section) and restart the server.`,
     {
-      hint: 'Until then, use the slow log: sargable capture --source slow-log-table (log_output=TABLE), sargable capture --enable-slow-log --allow-write for a window, or sargable digest FILE.',
+      hint: 'Until then, use the slow log: in Top queries the “mysql.slow_log” source (log_output=TABLE, or a slow-log window it opens for you) or the “Slow log file” source; in the CLI sargable capture --source slow-log-table, sargable capture --enable-slow-log --allow-write for a window, or sargable digest FILE.',
     },
   );
 }

@@ -155,7 +155,7 @@ export function assertSafeToExplain(
     {
       hint:
         routine && !options.analyze
-          ? 'If you trust every function this statement calls (they run with your privileges), explain it again and allow routine calls (CLI: --allow-routines).'
+          ? 'If you trust every function this statement calls (they run with your privileges), explain it again allowing routine calls (the Plan panel’s “I trust these functions” button; CLI: --allow-routines).'
           : 'Remove the call or clause from the statement, or explain it on a sandbox server.',
     },
   );

@@ -115,7 +115,7 @@ export async function verifyWhatIf(
       'CONSENT_REQUIRED',
       'What-if verification builds a real index on the server, and this connection is not allowed to.',
       {
-        hint: 'Mark the connection as a sandbox that allows what-if DDL (or pass --allow-what-if), after checking the table size.',
+        hint: 'Reconnect with “Allow what-if indexes (sandbox)” checked in the connection dialog (CLI: --allow-what-if), after checking the table size.',
       },
     );
   }

@@ -41,9 +41,16 @@ export interface PlanPanelProps {
   /** Findings of the editor tab's last analysis (to explain bad nodes). */
   items: readonly ReportItem[];
   onExplain(): void;
+  /** EXPLAIN again, letting the optimizer call the stored functions the statement names (the CLI's --allow-routines). */
+  onExplainAllowingRoutines?(): void;
   onExplainAnalyze(): void;
   onPaste(): void;
   onOpenFinding(key: string): void;
+}
+
+/** The EXPLAIN was refused because the statement calls stored functions (consent can be given here). */
+export function routineConsentAsked(error: ShownError): boolean {
+  return error.code === 'CONSENT_REQUIRED' && /allow(ing)? routine calls/.test(error.hint ?? '');
 }
 
 const zoomSteps = [0.5, 0.67, 0.8, 0.9, 1, 1.1, 1.25, 1.5];
@@ -118,6 +125,17 @@ export function PlanPanel(props: PlanPanelProps) {
       {state.status === 'failed' && (
         <div className="panels__error">
           <ErrorBox error={state.error} testId="plan-error" />
+          {props.onExplainAllowingRoutines && routineConsentAsked(state.error) && (
+            <button
+              type="button"
+              className="button button--small"
+              onClick={props.onExplainAllowingRoutines}
+              title="The optimizer may run these functions while it plans, with your privileges: only if you trust them"
+              data-testid="plan-allow-routines"
+            >
+              I trust these functions: explain, allowing routine calls
+            </button>
+          )}
         </div>
       )}
       {state.status === 'done' && (

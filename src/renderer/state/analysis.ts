@@ -88,7 +88,11 @@ export async function showPlanReport(
  * EXPLAIN (or EXPLAIN ANALYZE) the statement at the cursor on the live server; offline it opens the
  * paste dialog, and a statement with ? placeholders asks for values first.
  */
-export async function explain(wb: Workbench, analyzeIt: boolean): Promise<void> {
+export async function explain(
+  wb: Workbench,
+  analyzeIt: boolean,
+  options: { allowRoutineCalls?: boolean } = {},
+): Promise<void> {
   const instance = wb.editor();
   const { store } = wb;
   const state = store.getState();
@@ -149,6 +153,7 @@ export async function explain(wb: Workbench, analyzeIt: boolean): Promise<void> 
       connectionId: current.connectionId,
       sql: slice.sql,
       ...(analyzeIt ? { analyze: true } : {}),
+      ...(options.allowRoutineCalls ? { allowRoutineCalls: true } : {}),
     });
     store.dispatch({
       type: 'plan/changed',
@@ -193,7 +198,8 @@ export function useAnalysis(wb: Workbench) {
   return useMemo(
     () => ({
       analyze: (scope: 'statement' | 'all', options?: AnalyzeOptions) => analyze(wb, scope, options),
-      explain: (analyzeIt: boolean) => explain(wb, analyzeIt),
+      explain: (analyzeIt: boolean, options?: { allowRoutineCalls?: boolean }) =>
+        explain(wb, analyzeIt, options),
       showPlanReport: (text: string, flavor: 'mysql' | 'mariadb' | undefined, sql: string | null) =>
         showPlanReport(wb, text, flavor, sql),
       confirmExplainAnalyze: () => confirmExplainAnalyze(wb),
