@@ -1,5 +1,5 @@
 // Small browser helpers: the platform's shortcut names, the OS color scheme, clipboard with a fallback.
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 
 /** True on macOS (Cmd instead of Ctrl). */
 export function isMac(): boolean {
@@ -32,6 +32,46 @@ export function usePrefersDark(): boolean {
     return () => media.removeEventListener('change', onChange);
   }, []);
   return dark;
+}
+
+/** The theme the user chose: follow the OS, or always light / dark. */
+export type ThemePreference = 'system' | 'light' | 'dark';
+
+const themeKey = 'sargable.theme';
+const themeOrder: ThemePreference[] = ['system', 'light', 'dark'];
+
+function storedTheme(): ThemePreference {
+  try {
+    const value = window.localStorage.getItem(themeKey);
+    return value === 'light' || value === 'dark' ? value : 'system';
+  } catch {
+    return 'system';
+  }
+}
+
+/**
+ * The light/dark theme: the OS setting unless the user chose one (kept in localStorage). A choice
+ * sets `data-theme` on <html>, which the stylesheet's palettes follow; `dark` is for Monaco.
+ */
+export function useTheme(): { preference: ThemePreference; dark: boolean; cycle(): void } {
+  const prefersDark = usePrefersDark();
+  const [preference, setPreference] = useState<ThemePreference>(storedTheme);
+  useEffect(() => {
+    const root = document.documentElement;
+    if (preference === 'system') delete root.dataset.theme;
+    else root.dataset.theme = preference;
+    try {
+      if (preference === 'system') window.localStorage.removeItem(themeKey);
+      else window.localStorage.setItem(themeKey, preference);
+    } catch {
+      // Storage unavailable: the choice lasts for this window only.
+    }
+  }, [preference]);
+  const cycle = useCallback(
+    () => setPreference((current) => themeOrder[(themeOrder.indexOf(current) + 1) % themeOrder.length]!),
+    [],
+  );
+  return { preference, dark: preference === 'dark' || (preference === 'system' && prefersDark), cycle };
 }
 
 /** Copy text; falls back to a hidden textarea where the async clipboard is unavailable. */

@@ -185,3 +185,36 @@ INSERT INTO o (customer, status, amount)
     await page.screenshot({ path: 'docs/screenshots/visual-explain-analyze.png' });
   });
 });
+
+test('theme: a manual light/dark switch overrides the OS setting, follows it again on "system", and is remembered', async ({
+  page,
+}) => {
+  const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  const light = 'rgb(244, 245, 247)';
+  const dark = 'rgb(20, 22, 27)';
+  await openWorkbench(page);
+  const toggle = page.getByTestId('theme-toggle');
+  await expect(toggle).toHaveAttribute('data-theme-preference', 'system');
+  expect(await background()).toBe(light); // the OS (emulated) is light
+  await toggle.click();
+  await expect(toggle).toHaveAttribute('data-theme-preference', 'light');
+  expect(await background()).toBe(light);
+  await toggle.click();
+  await expect(toggle).toHaveAttribute('data-theme-preference', 'dark');
+  expect(await background()).toBe(dark);
+  await expect(page.locator('.monaco-editor').first()).toHaveClass(/vs-dark/);
+  await page.screenshot({ path: 'docs/screenshots/theme-dark.png' });
+  // Remembered across a reload.
+  await page.reload();
+  await expect(page.getByTestId('theme-toggle')).toHaveAttribute('data-theme-preference', 'dark');
+  expect(await background()).toBe(dark);
+  // Back to "system": follows the OS, which is now dark; "light" then wins over the dark OS.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.getByTestId('theme-toggle').click();
+  await expect(page.getByTestId('theme-toggle')).toHaveAttribute('data-theme-preference', 'system');
+  expect(await background()).toBe(dark);
+  await page.getByTestId('theme-toggle').click();
+  await expect(page.getByTestId('theme-toggle')).toHaveAttribute('data-theme-preference', 'light');
+  expect(await background()).toBe(light);
+  await expect(page.locator('.monaco-editor').first()).not.toHaveClass(/vs-dark/);
+});

@@ -1,6 +1,19 @@
 // The main toolbar: connect / disconnect, Try it, the target, the palette, EXPLAIN and Analyze all.
 import { targetLabel, type Session } from '../session.js';
+import type { ThemePreference } from '../platform.js';
 import type { ShortcutKeys } from './app-commands.js';
+
+const themeLabels: Record<ThemePreference, string> = {
+  system: 'as the system',
+  light: 'light',
+  dark: 'dark',
+};
+const themeIcons: Record<ThemePreference, string> = { system: '◐', light: '☀', dark: '☾' };
+const nextTheme: Record<ThemePreference, ThemePreference> = {
+  system: 'light',
+  light: 'dark',
+  dark: 'system',
+};
 
 export function AppToolbar({
   session,
@@ -12,6 +25,7 @@ export function AppToolbar({
   onPalette,
   onExplain,
   onAnalyzeAll,
+  theme,
 }: {
   session: Session;
   keys: ShortcutKeys;
@@ -22,6 +36,8 @@ export function AppToolbar({
   onPalette(): void;
   onExplain(): void;
   onAnalyzeAll(): void;
+  /** The light/dark choice and the button that cycles it (System → Light → Dark). */
+  theme?: { preference: ThemePreference; cycle(): void };
 }) {
   const live = session.kind === 'live' ? session : null;
   return (
@@ -48,6 +64,19 @@ export function AppToolbar({
       <span className="toolbar__target" title="Analyses run against this target">
         {live ? live.label : 'offline'} · {targetLabel(session)}
       </span>
+      {theme && (
+        <button
+          type="button"
+          className="button button--icon"
+          onClick={theme.cycle}
+          title={`Theme: ${themeLabels[theme.preference]} (click for ${themeLabels[nextTheme[theme.preference]]})`}
+          aria-label={`Theme: ${themeLabels[theme.preference]}`}
+          data-testid="theme-toggle"
+          data-theme-preference={theme.preference}
+        >
+          {themeIcons[theme.preference]}
+        </button>
+      )}
       <button
         type="button"
         className="button button--icon"

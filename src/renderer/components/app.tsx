@@ -8,7 +8,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import type { AdvisorApi } from '../../shared/api.js';
 import type { Listen } from '../../shared/events.js';
-import { shortcutLabel, usePrefersDark } from '../platform.js';
+import { shortcutLabel, useTheme } from '../platform.js';
 import { useLinkStatus } from '../link-status.js';
 import { initialSession, liveSession, profileId } from '../session.js';
 import type { SqlEditor } from '../sql-editor.js';
@@ -46,7 +46,8 @@ SELECT AVG(price) FROM products WHERE MONTH(create_time)=10;
 
 /** The whole UI. */
 export function App({ api, listen }: { api: AdvisorApi; listen: Listen }) {
-  const dark = usePrefersDark();
+  const theme = useTheme();
+  const { dark } = theme;
   const keys = useMemo<ShortcutKeys>(
     () => ({
       analyze: shortcutLabel({ key: 'Enter', mod: true }),
@@ -115,6 +116,7 @@ export function App({ api, listen }: { api: AdvisorApi; listen: Listen }) {
   return (
     <div className="app">
       <AppToolbar
+        theme={theme}
         session={state.session}
         keys={keys}
         analyzing={analysis.status === 'running'}
