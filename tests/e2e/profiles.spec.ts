@@ -140,7 +140,7 @@ test.describe.serial('Connection profiles against MySQL 8.0.33', () => {
       .getByTestId('verify')
       .click();
     const whatIf = page.getByTestId('what-if-dialog');
-    await expect(whatIf.getByTestId('what-if-ddl')).toContainText('ADD INDEX');
+    await expect(whatIf.getByTestId('what-if-steps')).toContainText('ADD INDEX');
     await expect(whatIf.getByTestId('production-confirm')).toContainText(profileName);
     await expect(whatIf.getByTestId('what-if-run')).toBeDisabled();
     await whatIf.getByTestId('production-confirm-input').fill('Shop prod');
