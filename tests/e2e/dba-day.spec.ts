@@ -103,7 +103,7 @@ INSERT INTO orders_day (note, amount) VALUES ('a', 1), ('b', 2), ('c', 3), ('x',
     await connectWithForm(page, formFromUrl(mysqlTestUrl(), database));
     await page.getByTestId('panel-tab-top').click();
     await page.getByTestId('top-source-digests').check();
-    await page.getByTestId('top-window').fill('4');
+    await page.getByTestId('top-window').fill('8');
     await page.getByTestId('top-start').click();
     await expect(page.getByTestId('top-progress')).toContainText('capturing');
     const connection = await mysql.createConnection({ uri: mysqlTestUrl().href, database });
