@@ -127,4 +127,38 @@ describe.each(testServers())('query-shape rules on $flavor', ({ flavor, url }) =
       expect(rulesOf(`${sql} ORDER BY NULL`)).not.toContain('COR005');
     });
   });
+
+  it('CNV003: a VARCHAR compared with CURDATE() or a DATE literal is compared as dates: the index is scanned, never searched', async () => {
+    const ddl =
+      'CREATE TABLE ev (id int NOT NULL AUTO_INCREMENT, day varchar(20), PRIMARY KEY (id), KEY kd (day))';
+    const ddlSchema = schemaFromDdl(ddl, flavor).schema;
+    const cnv = (sql: string): string[] =>
+      analyze(sql, { server, source: 'flags', schema: ddlSchema }).statements.flatMap((statement) =>
+        statement.findings.map((finding) => finding.rule),
+      );
+    await withScratchDatabase(url, async (connection) => {
+      await connection.query(`${ddl};
+INSERT INTO ev (day) WITH RECURSIVE r (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 900)
+  SELECT DATE_FORMAT(DATE '2024-01-01' + INTERVAL n DAY, '%Y-%m-%d') FROM r;
+INSERT INTO ev (day) VALUES ('2024-3-1');
+ANALYZE TABLE ev`);
+      for (const value of ['CURDATE()', 'NOW() - INTERVAL 1 DAY', "DATE '2024-03-01'"]) {
+        const sql = `SELECT id FROM ev WHERE day = ${value}`;
+        expect(cnv(sql)).toContain('CNV003');
+        expect(['ALL', 'index']).toContain((await explain(connection, sql)).type);
+      }
+      // Canary: the string constant is searched (ref), and the rule is quiet.
+      const plain = "SELECT id FROM ev WHERE day = '2024-03-01'";
+      expect(cnv(plain)).not.toContain('CNV003');
+      expect(await explain(connection, plain)).toMatchObject({ type: 'ref', key: 'kd' });
+      // Why the string constant is not equivalent: the date comparison also matches the non-canonical '2024-3-1'.
+      const [asDate] = await connection.query<RowDataPacket[]>(
+        "SELECT COUNT(*) AS n FROM ev WHERE day = DATE '2024-03-01'",
+      );
+      const [asString] = await connection.query<RowDataPacket[]>(
+        `SELECT COUNT(*) AS n FROM ev WHERE day = '2024-03-01'`,
+      );
+      expect([Number(asDate[0]?.n), Number(asString[0]?.n)]).toEqual([2, 1]);
+    });
+  });
 });

@@ -3,6 +3,7 @@ import type { Rule } from './engine.js';
 import { rule as ARI001 } from './ARI001-arithmetic-on-column.js';
 import { rule as CNV001 } from './CNV001-implicit-conversion.js';
 import { rule as CNV002 } from './CNV002-join-column-conversion.js';
+import { rule as CNV003 } from './CNV003-string-compared-with-temporal.js';
 import { rule as COR001 } from './COR001-not-in-nullable-subquery.js';
 import { rule as COR002 } from './COR002-outer-join-made-inner.js';
 import { rule as COR003 } from './COR003-unquoted-date.js';
@@ -39,6 +40,7 @@ export const rules: Readonly<Record<string, Rule>> = {
   ARI001,
   CNV001,
   CNV002,
+  CNV003,
   COR001,
   COR002,
   COR003,
