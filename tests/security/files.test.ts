@@ -259,6 +259,29 @@ describe('files the user chose work', () => {
     expect((await call('files.choose', { purpose: 'slowlog' })).json.value.files).toEqual([]);
   });
 
+  it('files.choose for a schema (Electron dialog) gives a read grant schema.loadFile takes, and nothing more', async () => {
+    const chosenSchema = path.join(dir, 'chosen-schema.sql');
+    writeFileSync(
+      chosenSchema,
+      'CREATE TABLE a (id INT PRIMARY KEY);\nCREATE TABLE b (id INT PRIMARY KEY);\n',
+    );
+    chosen = [chosenSchema];
+    const reply = await call('files.choose', { purpose: 'schema' });
+    chosen = [];
+    const ref: string = reply.json.value.files[0].ref;
+    const started = await call('schema.loadFile', { ref, flavor: 'mariadb', version: '10.11.6' });
+    const status = await settle(started.json.value.jobId);
+    expect(status.json.value.result).toMatchObject({
+      name: 'chosen-schema.sql',
+      tables: 2,
+      flavor: 'mariadb',
+    });
+    // A read grant: it does not let a workspace overwrite the schema file.
+    expect((await call('workspace.saveAs', { profileId: 'p', path: ref })).json.error?.code).toBe(
+      'FORBIDDEN',
+    );
+  });
+
   it('a chosen file that is not a workspace is refused without echoing its content', async () => {
     const uploaded = await upload('key.sargable.json', `${canary} "${canary}"`);
     const reply = await call('workspace.open', { profileId: 'p', path: uploaded.json.value.ref });
