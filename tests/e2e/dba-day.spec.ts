@@ -218,3 +218,24 @@ test('theme: a manual light/dark switch overrides the OS setting, follows it aga
   expect(await background()).toBe(light);
   await expect(page.locator('.monaco-editor').first()).not.toHaveClass(/vs-dark/);
 });
+
+test('Change connection… opens with the values of the connection in use (never its password)', async ({
+  page,
+}) => {
+  const url = mysqlTestUrl();
+  const form = formFromUrl(url, 'mysql');
+  await openWorkbench(page);
+  await connectWithForm(page, form);
+  await page.getByTestId('open-connect').click();
+  const dialog = page.getByTestId('connection-dialog');
+  await expect(dialog.getByLabel('Host')).toHaveValue(form.host);
+  await expect(dialog.getByLabel('Port')).toHaveValue(String(form.port));
+  await expect(dialog.getByLabel('User')).toHaveValue(form.user);
+  await expect(dialog.getByLabel('Database')).toHaveValue('mysql');
+  await expect(dialog.getByLabel('Password')).toHaveValue('');
+  // Retyping only the password reconnects.
+  await dialog.getByLabel('Password').fill(form.password);
+  await dialog.getByRole('button', { name: 'Connect', exact: true }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByTestId('status-connection')).toContainText(`${form.user}@${form.host}:${form.port}`);
+});

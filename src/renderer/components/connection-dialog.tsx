@@ -40,6 +40,24 @@ export interface ConnectionDialogProps {
 }
 
 /** Modal (native <dialog>: focus trap, Escape closes) for choosing what analyses run against. */
+/** The server form's last values in this window (the password is never kept), so "Change connection…" starts from them. */
+interface RememberedForm {
+  input: ServerInput;
+  dsn: string;
+  host: string;
+  port: string;
+  user: string;
+  database: string;
+  tls: TlsMode;
+  allowWhatIf: boolean;
+}
+let remembered: RememberedForm | null = null;
+
+/** `mysql://user:secret@host/db` → `mysql://user@host/db`: a DSN is remembered without its password. */
+export function withoutPassword(dsn: string): string {
+  return dsn.replace(/^(\s*[a-z]+:\/\/[^:@/]*):[^@/]*@/i, '$1@');
+}
+
 export function ConnectionDialog({
   api,
   listen,
@@ -55,15 +73,19 @@ export function ConnectionDialog({
     initialTab ??
       (session.kind === 'offline' && (session.schemaSql || session.schemaFile) ? 'offline' : 'server'),
   );
-  const [input, setInput] = useState<ServerInput>('form');
-  const [dsn, setDsn] = useState('');
-  const [host, setHost] = useState('127.0.0.1');
-  const [port, setPort] = useState('3306');
-  const [user, setUser] = useState('');
+  const [input, setInput] = useState<ServerInput>(remembered?.input ?? 'form');
+  const [dsn, setDsn] = useState(remembered?.dsn ?? '');
+  const [host, setHost] = useState(remembered?.host ?? '127.0.0.1');
+  const [port, setPort] = useState(remembered?.port ?? '3306');
+  const [user, setUser] = useState(remembered?.user ?? '');
   const [password, setPassword] = useState('');
-  const [database, setDatabase] = useState('');
-  const [tls, setTls] = useState<TlsMode>('off');
-  const [allowWhatIf, setAllowWhatIf] = useState(false);
+  const [database, setDatabase] = useState(remembered?.database ?? '');
+  const [tls, setTls] = useState<TlsMode>(remembered?.tls ?? 'off');
+  const [allowWhatIf, setAllowWhatIf] = useState(remembered?.allowWhatIf ?? false);
+  /** Keep what was typed (never the password) for the next time the dialog opens. */
+  function remember() {
+    remembered = { input, dsn: withoutPassword(dsn), host, port, user, database, tls, allowWhatIf };
+  }
   const [flavor, setFlavor] = useState<OfflineFlavor>(session.kind === 'offline' ? session.flavor : 'mysql');
   const [version, setVersion] = useState(
     session.kind === 'offline' ? session.version : defaultVersions.mysql,
@@ -92,6 +114,7 @@ export function ConnectionDialog({
 
   function close() {
     cancelled.current = true;
+    remember();
     onClose();
   }
 
@@ -134,6 +157,7 @@ export function ConnectionDialog({
         return;
       }
       addNotices('connect', result.notices);
+      remember();
       onConnected(result, { allowWhatIf });
     } catch (caught) {
       if (!cancelled.current) setError(toShownError(caught));
