@@ -22,6 +22,9 @@ CREATE FUNCTION half_of(x INT) RETURNS INT DETERMINISTIC NO SQL RETURN x DIV 2;`
     await expect(error).toContainText('CONSENT_REQUIRED');
     await expect(error).toContainText('I trust these functions');
     await page.getByTestId('plan-allow-routines').click();
+    // A confirmation names the function first (issue 20); only its confirm button explains.
+    await expect(page.getByTestId('plan-routine-names')).toHaveText('half_of');
+    await page.getByTestId('plan-allow-routines-confirm').click();
     const tables = page.getByTestId('plan-node').filter({ has: page.getByTestId('plan-node-table') });
     await expect(tables.first().getByTestId('plan-node-table')).toHaveText('items');
     await expect(page.getByTestId('plan-error')).toHaveCount(0);

@@ -109,6 +109,9 @@ export interface FunctionCall {
   name: string;
   /** `db.fn(…)`. */
   qualified: boolean;
+  /** Where the name starts in the statement (its schema's start when qualified) and ends. */
+  nameStart: number;
+  nameEnd: number;
   /** `` `fn`(…) `` or `"fn"(…)` under ANSI_QUOTES. */
   quoted: boolean;
   /** `fn (…)`: a space (or comment) between the name and `(`. */
@@ -186,9 +189,32 @@ export function functionCalls(tokens: readonly SqlToken[]): FunctionCall[] {
       else if (SAFE_FUNCTIONS.has(name) && !spaced) verdict = 'safe';
     }
     if (!qualified && SIDE_EFFECT_FUNCTIONS.has(name)) verdict = 'side-effect';
-    calls.push({ name, qualified, quoted, spaced, start: token.start, verdict });
+    const schema = qualified ? tokens[index - 2] : undefined;
+    const nameStart =
+      schema && (schema.kind === 'word' || schema.kind === 'quoted') ? schema.start : token.start;
+    calls.push({
+      name,
+      qualified,
+      quoted,
+      spaced,
+      nameStart,
+      nameEnd: token.end,
+      start: token.start,
+      verdict,
+    });
   }
   return calls;
+}
+
+/**
+ * The calls that may be stored or loadable functions (what `allowRoutineCalls` lets EXPLAIN run), as
+ * written in `sql` (the text `tokens` were read from) and once each: the names a confirmation shows before the user allows them.
+ */
+export function routineCallNames(sql: string, tokens: readonly SqlToken[]): string[] {
+  const names = functionCalls(tokens)
+    .filter((call) => call.verdict === 'unknown')
+    .map((call) => sql.slice(call.nameStart, call.nameEnd));
+  return [...new Set(names)];
 }
 
 function callText(call: FunctionCall): string {

@@ -17,6 +17,7 @@ import { accessCost } from '../plan-detail.js';
 import type { ReportItem } from '../report-items.js';
 import { ErrorBox, type ShownError } from './error-box.js';
 import { PlanNodeDetail } from './plan-node-detail.js';
+import { RoutineConsent } from './routine-consent.js';
 
 /** What the Plan panel shows. */
 export type PlanState =
@@ -30,7 +31,12 @@ export type PlanState =
       raw: Record<string, unknown>;
       analyzed: boolean;
     }
-  | { status: 'failed'; error: ShownError };
+  | {
+      status: 'failed';
+      error: ShownError;
+      /** Refused because it may run stored routines: the statement and the routines it names. */
+      retry?: { sql: string; routines: string[] };
+    };
 
 /** Props of {@link PlanPanel}. */
 export interface PlanPanelProps {
@@ -41,11 +47,11 @@ export interface PlanPanelProps {
   /** Findings of the editor tab's last analysis (to explain bad nodes). */
   items: readonly ReportItem[];
   onExplain(): void;
-  /** EXPLAIN again, letting the optimizer call the stored functions the statement names (the CLI's --allow-routines). */
-  onExplainAllowingRoutines?(): void;
   onExplainAnalyze(): void;
   onPaste(): void;
   onOpenFinding(key: string): void;
+  /** EXPLAIN `sql` again, allowing the routines the user confirmed. */
+  onAllowRoutines?(sql: string): void;
 }
 
 /** The EXPLAIN was refused because the statement calls stored functions (consent can be given here). */
@@ -125,16 +131,8 @@ export function PlanPanel(props: PlanPanelProps) {
       {state.status === 'failed' && (
         <div className="panels__error">
           <ErrorBox error={state.error} testId="plan-error" />
-          {props.onExplainAllowingRoutines && routineConsentAsked(state.error) && (
-            <button
-              type="button"
-              className="button button--small"
-              onClick={props.onExplainAllowingRoutines}
-              title="The optimizer may run these functions while it plans, with your privileges: only if you trust them"
-              data-testid="plan-allow-routines"
-            >
-              I trust these functions: explain, allowing routine calls
-            </button>
+          {state.retry && props.onAllowRoutines && (
+            <RoutineConsent key={state.retry.sql} retry={state.retry} onAllow={props.onAllowRoutines} />
           )}
         </div>
       )}

@@ -138,8 +138,8 @@ export function WorkbenchPanels({
               plan.status === 'done' ? plan.sql : null,
             )}
             onExplain={() => void run.explain(false)}
-            onExplainAllowingRoutines={() => void run.explain(false, { allowRoutineCalls: true })}
             onExplainAnalyze={run.confirmExplainAnalyze}
+            onAllowRoutines={(sql) => void run.explainAllowingRoutines(sql)}
             onPaste={() => store.dispatch({ type: 'dialog/opened', dialog: { kind: 'paste' } })}
             onOpenFinding={tabs.openFinding}
           />

@@ -5,7 +5,11 @@ import { placeholderOffsets } from '../placeholders.js';
 import { reportItems } from '../report-items.js';
 import { analyzeRequest } from '../session.js';
 import { toShownError, type ShownError } from '../components/error-box.js';
+import { routineConsentAsked } from '../components/plan-panel.js';
 import type { Workbench } from './context.js';
+import { lexSql, versionNumber } from '../../core/sql/lexer.js';
+import { routineCallNames } from '../../core/sql/side-effects.js';
+import type { ServerInfo } from '../../core/model/server-info.js';
 
 export interface AnalyzeOptions {
   /** Show the Findings panel (default true). */
@@ -88,11 +92,7 @@ export async function showPlanReport(
  * EXPLAIN (or EXPLAIN ANALYZE) the statement at the cursor on the live server; offline it opens the
  * paste dialog, and a statement with ? placeholders asks for values first.
  */
-export async function explain(
-  wb: Workbench,
-  analyzeIt: boolean,
-  options: { allowRoutineCalls?: boolean } = {},
-): Promise<void> {
+export async function explain(wb: Workbench, analyzeIt: boolean): Promise<void> {
   const instance = wb.editor();
   const { store } = wb;
   const state = store.getState();
@@ -148,12 +148,38 @@ export async function explain(
   // Findings explain bad plan nodes: analyze too when this tab has no fresh report.
   const tabAnalysis = state.analyses[state.activeTab];
   if (tabAnalysis?.status !== 'done' || tabAnalysis.stale) void analyze(wb, 'all', { showPanel: false });
+  await runExplain(wb, current.connectionId, current.server, slice.sql, analyzeIt, false);
+}
+
+/**
+ * The functions a refused EXPLAIN calls that may be stored or loadable functions, as written, read
+ * with the same lexer as the server-side guard: what the confirmation names before the user allows them.
+ */
+export function routinesOf(sql: string, server: Pick<ServerInfo, 'flavor' | 'version'>): string[] {
+  const lexed = lexSql(sql, {
+    flavor: server.flavor === 'mariadb' ? 'mariadb' : 'mysql',
+    version: versionNumber(server.version),
+    ansiQuotes: false,
+    noBackslashEscapes: false,
+  });
+  return lexed.ok ? routineCallNames(sql, lexed.tokens) : [];
+}
+
+async function runExplain(
+  wb: Workbench,
+  connectionId: string,
+  server: ServerInfo,
+  sql: string,
+  analyzeIt: boolean,
+  allowRoutineCalls: boolean,
+): Promise<void> {
+  const { store } = wb;
   try {
     const reply = await wb.api['explain.run']({
-      connectionId: current.connectionId,
-      sql: slice.sql,
+      connectionId,
+      sql,
       ...(analyzeIt ? { analyze: true } : {}),
-      ...(options.allowRoutineCalls ? { allowRoutineCalls: true } : {}),
+      ...(allowRoutineCalls ? { allowRoutineCalls: true } : {}),
     });
     store.dispatch({
       type: 'plan/changed',
@@ -167,8 +193,24 @@ export async function explain(
       },
     });
   } catch (caught) {
-    store.dispatch({ type: 'plan/changed', plan: { status: 'failed', error: toShownError(caught) } });
+    const error = toShownError(caught);
+    // Refused because the statement may run code while it is planned: say why, and let the user
+    // choose to allow the routines it names (never for ANALYZE, which executes the statement).
+    const routines =
+      routineConsentAsked(error) && !analyzeIt && !allowRoutineCalls ? routinesOf(sql, server) : [];
+    store.dispatch({
+      type: 'plan/changed',
+      plan: { status: 'failed', error, ...(routines.length > 0 ? { retry: { sql, routines } } : {}) },
+    });
   }
+}
+
+/** EXPLAIN a refused statement again, allowing the routines the user confirmed (they run while it is planned). */
+export async function explainAllowingRoutines(wb: Workbench, sql: string): Promise<void> {
+  const current = wb.store.getState().session;
+  if (current.kind !== 'live') return;
+  wb.store.dispatch({ type: 'plan/changed', plan: { status: 'running', analyze: false } });
+  await runExplain(wb, current.connectionId, current.server, sql, false, true);
 }
 
 /** Ask before EXPLAIN ANALYZE (it executes the statement). */
@@ -198,8 +240,8 @@ export function useAnalysis(wb: Workbench) {
   return useMemo(
     () => ({
       analyze: (scope: 'statement' | 'all', options?: AnalyzeOptions) => analyze(wb, scope, options),
-      explain: (analyzeIt: boolean, options?: { allowRoutineCalls?: boolean }) =>
-        explain(wb, analyzeIt, options),
+      explain: (analyzeIt: boolean) => explain(wb, analyzeIt),
+      explainAllowingRoutines: (sql: string) => explainAllowingRoutines(wb, sql),
       showPlanReport: (text: string, flavor: 'mysql' | 'mariadb' | undefined, sql: string | null) =>
         showPlanReport(wb, text, flavor, sql),
       confirmExplainAnalyze: () => confirmExplainAnalyze(wb),
