@@ -1,5 +1,7 @@
 // Playwright e2e config: Debian's Chromium against web mode (`node scripts/web.mjs`), one worker.
+import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { e2ePort, e2eToken } from './tests/e2e/helpers/env.js';
 
@@ -8,6 +10,13 @@ import { e2ePort, e2eToken } from './tests/e2e/helpers/env.js';
  * SARGABLE_WEB_TOKEN) instead of starting one.
  */
 const externalBaseUrl = process.env.SARGABLE_E2E_BASE_URL;
+
+/**
+ * Profiles and workspaces of the web mode under test live in a fresh config directory per run
+ * (XDG_CONFIG_HOME), never in the user's ~/.config: a run starts with no saved connections and an
+ * empty offline workspace, whatever earlier runs left. Set once here; the workers inherit it.
+ */
+process.env.SARGABLE_E2E_CONFIG_HOME ??= mkdtempSync(path.join(os.tmpdir(), 'sargable-e2e-config-'));
 const baseURL = externalBaseUrl ?? `http://127.0.0.1:${e2ePort}`;
 
 export default defineConfig({
@@ -53,6 +62,11 @@ export default defineConfig({
         stdout: 'pipe',
         stderr: 'pipe',
         // SARGABLE_REBUILD: always test the current sources, never a stale dist/.
-        env: { SARGABLE_WEB_TOKEN: e2eToken, SARGABLE_REBUILD: '1', CI: '1' },
+        env: {
+          SARGABLE_WEB_TOKEN: e2eToken,
+          SARGABLE_REBUILD: '1',
+          CI: '1',
+          XDG_CONFIG_HOME: process.env.SARGABLE_E2E_CONFIG_HOME,
+        },
       },
 });

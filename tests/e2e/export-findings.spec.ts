@@ -1,6 +1,7 @@
 // e2e (offline, MySQL 8.0.33): "in export" badges follow their finding through edits and re-analysis; the functional
 // index and the generated column of one finding are alternatives (accepting one replaces the other, in the panel and
-// in the export); the Export panel offers the CLI's --split-online as "Columns first, then indexes".
+// in the export); the Export panel offers the CLI's --split-online as "Columns first, then indexes"; the pt-osc
+// variant is a bash script.
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { analyzeWithShortcut, openWorkbench, setEditorText, workOffline } from './helpers/workbench.js';
@@ -93,6 +94,14 @@ test('badges follow their finding after an edit and re-analysis; alternatives re
   await page.getByTestId('export-split-online').check();
   await expect(warning).toHaveCount(0);
   await page.screenshot({ path: 'docs/screenshots/export-split-online.png' });
+
+  // The pt-online-schema-change variant is a bash script that dry-runs first (item 6).
+  await page.getByLabel('Variant').selectOption('pt-osc');
+  const code = page.getByTestId('code-view');
+  await expect(code).toContainText('#!/usr/bin/env bash');
+  await expect(code).toContainText('pt-online-schema-change --dry-run for every table');
+  await page.screenshot({ path: 'docs/screenshots/export-pt-osc.png' });
+  await page.getByLabel('Variant').selectOption('sql');
 
   // Toggling the functional index back on replaces the generated column in the export.
   await items.filter({ hasText: 'functional-index' }).getByTestId('export-toggle').click();
