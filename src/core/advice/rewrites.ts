@@ -7,7 +7,13 @@
 import { type AstNode, columnRefs, functionArgs, isNode } from '../sql/ast.js';
 import type { ResolvedColumn } from '../rules/engine.js';
 import type { WrappedOperand } from '../sql/wrapping.js';
-import { caseSensitivity, isIntegerColumn, isStringColumn, isTemporalColumn } from './column-types.js';
+import {
+  caseSensitivity,
+  effectiveCollation,
+  isIntegerColumn,
+  isStringColumn,
+  isTemporalColumn,
+} from './column-types.js';
 import { solveLinear } from './solve.js';
 import { likePrefixPattern, listItems, literalOf, nextDay, parseDate, type Literal } from './literals.js';
 import { columnNode, compareNode, isNullNode, logicalNode, numberNode, stringNode } from './sql-edit.js';
@@ -257,12 +263,32 @@ function prefixRewrite(
     bare.node,
     stringNode(likePrefixPattern(value.value, input.backslashEscapes)),
   );
+  // `=` compares collation elements, LIKE character by character: under a collation where one character
+  // expands to a sequence (ß = ss, æ = ae, ä = ae in german2, å = aa in danish; UCA collations also map
+  // compatibility characters such as ™ to TM), LEFT(s, 2) = 'ss' matches 'ß' and LIKE 'ss%' does not
+  // (both servers, tests/integration/advice-prefix-collation.test.ts). A one-character literal cannot be
+  // the expansion of another single character's prefix, so it stays exact.
+  const collation = effectiveCollation(info, bare.column.table);
+  const exact =
+    [...value.value].length <= 1 || (collation !== null && NO_EXPANSION_COLLATION.test(collation));
   return {
     target: 'site',
     replacement,
-    notes: ['`%`, `_` and `\\` in the prefix are escaped, so they match themselves.'],
+    ...(exact ? {} : { equivalent: false }),
+    notes: [
+      '`%`, `_` and `\\` in the prefix are escaped, so they match themselves.',
+      ...(exact
+        ? []
+        : [
+            `Not equivalent under ${collation ?? 'an unknown collation'}: = compares collation elements and LIKE compares character by character, so where one character equals a sequence (ß = 'ss', æ = 'ae'${collation && /german2|de_pb/.test(collation) ? ", ä = 'ae'" : ''}${collation && /danish|da_0900/.test(collation) ? ", å = 'aa'" : ''}), ${input.text(input.wrapped.node)} = '${value.value}' also matches rows that LIKE '${value.value}%' does not. Same rows when no stored value starts with such a character.`,
+          ]),
+    ],
   };
 }
+
+/** Collations without expansions (one character never equals a sequence): `=` and LIKE agree on a prefix. */
+const NO_EXPANSION_COLLATION =
+  /^(?:[a-z0-9]+_(?:general_ci|general_cs|general_nopad_ci|general_mysql500_ci|bin|nopad_bin|0900_bin)|latin1_swedish_ci|latin1_general_ci|latin1_general_cs|latin1_spanish_ci|binary)$/;
 
 function arithmeticRewrite(input: RewriteInput, refusals: string[]): Rewrite | undefined {
   const [column] = input.columns;
