@@ -1,6 +1,6 @@
 // e2e (issue 18, a DBA's day at 1280×800): a plan shows only its own statement's findings; Top queries fits, adds up and is consistent.
 import { expect, test, type Page } from '@playwright/test';
-import mysql from 'mysql2/promise';
+import mysql, { type RowDataPacket } from 'mysql2/promise';
 import { useScratchDatabase } from './helpers/database.js';
 import { mysqlTestUrl } from './helpers/env.js';
 import { connectWithForm, formFromUrl, openWorkbench, setEditorText } from './helpers/workbench.js';
@@ -238,4 +238,27 @@ test('Change connection… opens with the values of the connection in use (never
   await dialog.getByRole('button', { name: 'Connect', exact: true }).click();
   await expect(dialog).toHaveCount(0);
   await expect(page.getByTestId('status-connection')).toContainText(`${form.user}@${form.host}:${form.port}`);
+});
+
+test('Modes panel: IGNORE_SPACE in our session is marked as this app’s client, not the server’s setting', async ({
+  page,
+}) => {
+  // What the server gives a plain session, and what it gives ours (mysql2 connects with CLIENT_IGNORE_SPACE).
+  const probe = await mysql.createConnection(mysqlTestUrl().href);
+  const [rows] = await probe.query<RowDataPacket[]>(
+    'SELECT @@GLOBAL.sql_mode AS global, @@SESSION.sql_mode AS session',
+  );
+  await probe.end();
+  expect(String(rows[0]!.global).split(',')).not.toContain('IGNORE_SPACE');
+  expect(String(rows[0]!.session).split(',')).toContain('IGNORE_SPACE');
+  await openWorkbench(page);
+  await connectWithForm(page, formFromUrl(mysqlTestUrl(), 'mysql'));
+  await page.getByTestId('panel-tab-modes').click();
+  await page.getByTestId('modes-load').click();
+  const session = page.getByTestId('modes-scope-session');
+  const ignoreSpace = session.locator('li', { has: page.locator('code', { hasText: /^IGNORE_SPACE$/ }) });
+  await expect(ignoreSpace.getByTestId('modes-from-client')).toHaveText("this app's client");
+  await expect(ignoreSpace).not.toContainText('not default');
+  await expect(session.getByTestId('modes-client-note')).toContainText('not the server');
+  await expect(page.getByTestId('modes-scope-global')).not.toContainText('IGNORE_SPACE');
 });

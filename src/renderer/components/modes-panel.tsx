@@ -362,7 +362,15 @@ function ServerView({ view }: { view: SqlModeView }) {
       </p>
       <div className="modes__scopes">
         <Scope title="GLOBAL" scope={view.global} />
-        <Scope title="SESSION" scope={view.session} />
+        <Scope
+          title="SESSION"
+          scope={view.session}
+          fromClient={clientModes.filter(
+            (name) =>
+              view.session.modes.some((mode) => mode.name === name) &&
+              !view.global.modes.some((mode) => mode.name === name),
+          )}
+        />
       </div>
       <details>
         <summary>
@@ -395,7 +403,22 @@ function ServerView({ view }: { view: SqlModeView }) {
   );
 }
 
-function Scope({ title, scope }: { title: string; scope: ModeScope }) {
+/**
+ * Modes our own session has because of how Sargable's driver connects, not because of the server:
+ * mysql2 sends the CLIENT_IGNORE_SPACE capability flag, and the server then adds IGNORE_SPACE to the
+ * session's sql_mode. Applications get the GLOBAL value unless their client does the same.
+ */
+const clientModes = ['IGNORE_SPACE'];
+
+function Scope({
+  title,
+  scope,
+  fromClient = [],
+}: {
+  title: string;
+  scope: ModeScope;
+  fromClient?: string[];
+}) {
   return (
     <div className="modes__scope" data-testid={`modes-scope-${title.toLowerCase()}`}>
       <h4>
@@ -408,11 +431,28 @@ function Scope({ title, scope }: { title: string; scope: ModeScope }) {
         {scope.modes.map((mode) => (
           <li key={mode.name} title={mode.meaning}>
             <code>{mode.name}</code>
-            {!mode.isDefault && <span className="chip chip--muted">not default</span>}
+            {fromClient.includes(mode.name) ? (
+              <span
+                className="chip chip--muted"
+                title="Set by Sargable's connection (its driver asks for CLIENT_IGNORE_SPACE), not by the server"
+                data-testid="modes-from-client"
+              >
+                this app's client
+              </span>
+            ) : (
+              !mode.isDefault && <span className="chip chip--muted">not default</span>
+            )}
           </li>
         ))}
         {scope.modes.length === 0 && <li>(empty: no modes set)</li>}
       </ul>
+      {fromClient.length > 0 && (
+        <p className="modes__diff" data-testid="modes-client-note">
+          {fromClient.join(', ')} is in this session only because Sargable&apos;s driver connects with the
+          CLIENT_IGNORE_SPACE flag; it is not the server&apos;s setting. Your applications&apos; sessions
+          start from the GLOBAL value unless their client sets it too.
+        </p>
+      )}
       {scope.differsFromDefault.removed.length > 0 && (
         <p className="modes__diff">Missing from the default: {scope.differsFromDefault.removed.join(', ')}</p>
       )}
