@@ -18,7 +18,12 @@ import { parseVersion } from '../../core/flavors/version.js';
 import { AdvisorError } from '../../shared/errors.js';
 import type { Connection } from 'mysql2/promise';
 import { applySelectivity, selectivityRequests } from '../../core/advice/index.js';
-import { sampleSelectivity, type SampleOptions, type SampleSkip } from './selectivity.js';
+import {
+  sampleSelectivity,
+  type MeasuredSample,
+  type SampleOptions,
+  type SampleSkip,
+} from './selectivity.js';
 
 export interface OfflineTarget {
   flavor: Flavor;
@@ -145,7 +150,40 @@ export async function runLiveAnalysis(
     ...(options.sample ?? {}),
     onSkip: (skip) => skipped.push(skip),
   }).catch(() => []);
-  return noteSkippedSamples(applySelectivity(report, samples, server.flavor), skipped);
+  return noteSkippedSamples(noteBasis(applySelectivity(report, samples, server.flavor), samples), skipped);
+}
+
+/**
+ * Where the numbers behind a low-selectivity note came from (histogram, index cardinality or a random
+ * sample), with the rows they cover and the confidence, on each statement that got such a note.
+ */
+function noteBasis(report: AnalysisReport, samples: readonly MeasuredSample[]): AnalysisReport {
+  return {
+    ...report,
+    statements: report.statements.map((statement) => {
+      const tables = new Set(
+        statement.findings
+          .filter((finding) =>
+            finding.suggestions.some((suggestion) =>
+              suggestion.notes.some((note) => note.startsWith('Low selectivity (live statistics)')),
+            ),
+          )
+          .map((finding) => finding.table?.toLowerCase()),
+      );
+      const notes = samples
+        .filter((sample) => tables.has(sample.table.toLowerCase()))
+        .map(
+          (sample) =>
+            `Selectivity of ${sample.table}: ${Object.entries(sample.basis)
+              .map(
+                ([key, basis]) =>
+                  `${key.replace(/^(column|expression):/, '')} ${sample.distinct[key]} distinct (${basis.detail}; ${basis.confidence})`,
+              )
+              .join('; ')}.`,
+        );
+      return notes.length === 0 ? statement : { ...statement, notes: [...(statement.notes ?? []), ...notes] };
+    }),
+  };
 }
 
 /** Say on each statement that reads a skipped table what the selectivity sample left out, and why. */

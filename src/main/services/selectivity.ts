@@ -1,4 +1,12 @@
-// Samples live selectivity for the advisor: COUNT(DISTINCT …) over a bounded sample, read-only, time-limited.
+// Live selectivity for the advisor: the server's statistics first (histograms, index cardinality;
+// column-statistics.ts), else COUNT(DISTINCT …) over a bounded random sample, read-only, time-limited.
+/*
+ * Not in index order (issue 18 item 8): `SELECT … LIMIT n` reads the first n rows of whatever index the
+ * optimizer scans, so a column that correlates with it (a date with an auto-increment id) shows a few of
+ * its values ("4 distinct months, 25%" where the table has 12). A table larger than the sample is
+ * sampled with `ORDER BY RAND() LIMIT n`: n rows drawn over the whole table (a bounded priority queue;
+ * RAND() is a built-in without side effects). Each number carries its basis: source, rows, confidence.
+ */
 /*
  * Safety (issue #20): the expressions come from the user's query, which may be pasted or captured
  * from another session, and a sample evaluates them over up to 10,000 rows with the DBA's
@@ -17,6 +25,7 @@ import { executionRisks } from '../../core/sql/side-effects.js';
 import { AdvisorError } from '../../shared/errors.js';
 import type { QueryKiller } from './connection.js';
 import { boundedQuery } from './bounded-query.js';
+import { sampleConfidence, serverDistinctCounts, type DistinctBasis } from './column-statistics.js';
 
 /** Rows read per table (the first rows the server returns; the whole table when smaller). */
 export const SAMPLE_ROWS = 10_000;
@@ -31,6 +40,14 @@ export interface SampleOptions {
   killQuery?: QueryKiller;
   /** Called for every table or expression that was not sampled, with the reason. */
   onSkip?(skip: SampleSkip): void;
+}
+
+/** A table's numbers with where each came from (statistics or the sample) and how far to trust it. */
+export interface MeasuredSample extends TableSample {
+  /** Same keys as `distinct`. */
+  basis: Record<string, DistinctBasis>;
+  /** information_schema.TABLES.TABLE_ROWS (an estimate for InnoDB), when known. */
+  tableRows: number | null;
 }
 
 /** Something the sample left out, and why. */
@@ -77,15 +94,17 @@ export async function sampleSelectivity(
   database: string,
   requests: readonly SelectivityRequest[],
   options: SampleOptions = {},
-): Promise<TableSample[]> {
+): Promise<MeasuredSample[]> {
   const limit = options.rows ?? SAMPLE_ROWS;
   const timeoutMs = options.timeoutMs ?? SAMPLE_TIMEOUT_MS;
-  const samples: TableSample[] = [];
+  const samples: MeasuredSample[] = [];
   const skip = (table: string, expression: string | null, reason: string): void =>
     options.onSkip?.({ table, expression, reason });
   for (const request of requests) {
     if (request.reads.length === 0) continue;
-    const kind = await tableType(connection, database, request.table).catch(() => null);
+    const described = await tableType(connection, database, request.table).catch(() => null);
+    const kind = described?.type ?? null;
+    const tableRows = described?.rows ?? null;
     if (kind !== 'BASE TABLE') {
       skip(
         request.table,
@@ -109,11 +128,41 @@ export async function sampleSelectivity(
       })),
     ];
     if (measures.length === 0) continue;
-    const select = `SELECT COUNT(*) AS sampled, ${measures
+    // A table the sample reads whole is counted exactly; statistics (maybe stale) only for larger ones.
+    const small = tableRows !== null && tableRows <= limit;
+    const known = small
+      ? {}
+      : await serverDistinctCounts(
+          connection,
+          server,
+          database,
+          request.table,
+          request.columns,
+          expressions,
+          tableRows,
+        ).catch(() => ({}) as Awaited<ReturnType<typeof serverDistinctCounts>>);
+    const distinct: Record<string, number> = {};
+    const basis: Record<string, DistinctBasis> = {};
+    for (const [key, value] of Object.entries(known)) {
+      distinct[key] = value.distinct;
+      basis[key] = value.basis;
+    }
+    const missing = measures.filter((measure) => known[measure.key] === undefined);
+    if (missing.length === 0) {
+      // Every number from the server's statistics: nothing to sample.
+      const rows = tableRows ?? 0;
+      samples.push({ table: request.table, sampledRows: rows, limit: rows, distinct, basis, tableRows });
+      continue;
+    }
+    // Larger than the sample: `limit` rows drawn at random over the whole table (ORDER BY RAND() LIMIT n
+    // keeps n rows in a priority queue while it scans; a RAND() < p filter with p from TABLE_ROWS, an
+    // estimate, would stop early on an underestimate and see only the first part of the table again).
+    const keep = tableRows === null || tableRows > limit;
+    const select = `SELECT COUNT(*) AS sampled, ${missing
       .map((measure, index) => `COUNT(DISTINCT ${measure.sql}) AS d${index}`)
       .join(', ')} FROM (SELECT ${request.reads.map(quote).join(', ')} FROM ${quote(database)}.${quote(
       request.table,
-    )} LIMIT ${limit}) AS sargable_sample`;
+    )}${keep ? ' ORDER BY RAND()' : ''} LIMIT ${limit}) AS sargable_sample`;
     const sql = server.capabilities.maxExecutionTimeHint
       ? select.replace(/^SELECT /, `SELECT /*+ MAX_EXECUTION_TIME(${timeoutMs}) */ `)
       : server.capabilities.maxStatementTime
@@ -126,11 +175,29 @@ export async function sampleSelectivity(
       });
       const row = rows[0];
       if (!row) continue;
-      const distinct: Record<string, number> = {};
-      measures.forEach((measure, index) => {
-        distinct[measure.key] = Number(row[`d${index}`]);
+      const sampled = Number(row.sampled);
+      // Fewer rows than the limit: the whole table was read.
+      const whole = sampled < limit;
+      missing.forEach((measure, index) => {
+        const count = Number(row[`d${index}`]);
+        distinct[measure.key] = count;
+        basis[measure.key] = {
+          source: 'sample',
+          confidence: sampleConfidence(count, sampled, whole ? sampled : tableRows),
+          rows: sampled,
+          detail: whole
+            ? `all ${sampled} rows`
+            : `random sample of ${sampled} of ~${tableRows ?? '?'} rows (not in index order)`,
+        };
       });
-      samples.push({ table: request.table, sampledRows: Number(row.sampled), limit, distinct });
+      samples.push({
+        table: request.table,
+        sampledRows: sampled,
+        limit: whole ? limit : sampled,
+        distinct,
+        basis,
+        tableRows,
+      });
     } catch (error) {
       // Timed out, a column vanished, or an expression the server rejects: no numbers for this table.
       const errno = (error as { errno?: number }).errno;
@@ -150,11 +217,18 @@ export async function sampleSelectivity(
   return samples;
 }
 
-/** `BASE TABLE`, `VIEW`, `SYSTEM VIEW`, `SEQUENCE` … of a table, or null when it is not found. */
-async function tableType(connection: Connection, database: string, table: string): Promise<string | null> {
+/** `BASE TABLE`, `VIEW`, `SYSTEM VIEW`, `SEQUENCE` … of a table and its TABLE_ROWS, or null when it is not found. */
+async function tableType(
+  connection: Connection,
+  database: string,
+  table: string,
+): Promise<{ type: string; rows: number | null } | null> {
   const [rows] = await connection.query<RowDataPacket[]>(
-    'SELECT TABLE_TYPE AS type FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?',
+    'SELECT TABLE_TYPE AS type, TABLE_ROWS AS n FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?',
     [database, table],
   );
-  return rows[0] ? String(rows[0].type) : null;
+  const row = rows[0];
+  if (!row) return null;
+  const count = row.n === null || row.n === undefined ? null : Number(row.n);
+  return { type: String(row.type), rows: count !== null && Number.isFinite(count) ? count : null };
 }
