@@ -24,6 +24,7 @@ export const apiMethods = [
   'locks.rewrites',
   'locks.counts',
   'locks.kill',
+  'locks.transactions',
   'ui.tableSize',
   'schema.outline',
   'schema.loadFile',

@@ -4,6 +4,7 @@ import type { LocksApi } from '../../shared/api/locks.js';
 import type { Services } from '../services/index.js';
 import { AdvisorError } from '../../shared/errors.js';
 import { countRecordLocks, killSession, pollLocks, statementRewrites } from '../services/locks.js';
+import { readTransactionsView } from '../services/locks-transactions.js';
 import { assertProductionConfirmed } from '../services/production-guard.js';
 import { loggedWrite } from '../services/write-log.js';
 import { WorkspaceSessions } from '../services/workspace-sessions.js';
@@ -62,6 +63,10 @@ export function createLocksHandlers(services: Services): LocksApi {
           'Record lock counts need performance_schema.data_locks (MySQL >= 8.0.1); this server lists only the locks involved in waits.',
         );
       return countRecordLocks(connection, trxIds);
+    },
+    async 'locks.transactions'({ connectionId }) {
+      const { connection, server } = connections.get(connectionId);
+      return readTransactionsView(connection, server);
     },
     async 'locks.kill'({ connectionId, threadId, scope, productionConfirmation }) {
       const { target } = connections.get(connectionId);

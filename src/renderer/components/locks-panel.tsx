@@ -8,6 +8,7 @@ import type { TxnInfo } from '../../core/locks/types.js';
 import { ErrorBox, toShownError, type ShownError } from './error-box.js';
 import { KillConfirm, type KillRequest } from './kill-confirm.js';
 import { MetadataTree } from './locks-metadata.js';
+import { TransactionsView } from './transactions-view.js';
 import { productionField } from './production-confirm.js';
 import { LockCounts, Rewrites } from './locks-rewrites.js';
 
@@ -33,6 +34,8 @@ export function LocksPanel({ api, connectionId, production = null, linkUp = true
   const [selected, setSelected] = useState<string | null>(null);
   const [kill, setKill] = useState<KillRequest | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const [view, setView] = useState<'waits' | 'transactions'>('waits');
+  const [refreshTransactions, setRefreshTransactions] = useState(0);
   const inFlight = useRef(false);
 
   const poll = useCallback(async () => {
@@ -50,11 +53,11 @@ export function LocksPanel({ api, connectionId, production = null, linkUp = true
   }, [api, connectionId]);
 
   useEffect(() => {
-    if (!connectionId || paused || !linkUp) return;
+    if (!connectionId || paused || !linkUp || view !== 'waits') return;
     void poll();
     const timer = window.setInterval(() => void poll(), interval * 1000);
     return () => window.clearInterval(timer);
-  }, [connectionId, paused, linkUp, interval, poll]);
+  }, [connectionId, paused, linkUp, interval, poll, view]);
 
   if (!connectionId) {
     return (
@@ -88,7 +91,8 @@ export function LocksPanel({ api, connectionId, production = null, linkUp = true
         ...productionField(production, confirmation ?? ''),
       });
       setNotice(`KILL ${target.scope.toUpperCase()} ${target.session.threadId} sent.`);
-      void poll();
+      if (view === 'waits') void poll();
+      else setRefreshTransactions((count) => count + 1);
     } catch (caught) {
       setError(toShownError(caught));
     }
@@ -96,106 +100,139 @@ export function LocksPanel({ api, connectionId, production = null, linkUp = true
 
   return (
     <div className="locks" data-testid="locks-panel-body">
-      <div className="plan__toolbar" role="toolbar" aria-label="Polling">
-        <button
-          type="button"
-          className="button button--small"
-          onClick={() => setPaused((value) => !value)}
-          aria-pressed={paused}
-          data-testid="locks-pause"
-        >
-          {paused ? 'Resume' : 'Pause'}
-        </button>
-        <label className="locks__interval">
-          every
-          <select
-            aria-label="Poll interval"
-            value={interval}
-            onChange={(event) => setIntervalSeconds(Number(event.target.value))}
-            data-testid="locks-interval"
+      <div className="locks__views" role="group" aria-label="Locks view">
+        {(
+          [
+            ['waits', 'Lock waits'],
+            ['transactions', 'Transactions'],
+          ] as const
+        ).map(([id, label]) => (
+          <button
+            key={id}
+            type="button"
+            className={`button button--small${view === id ? ' button--primary' : ''}`}
+            aria-pressed={view === id}
+            onClick={() => setView(id)}
+            data-testid={`locks-view-${id}`}
           >
-            {pollIntervals.map((seconds) => (
-              <option key={seconds} value={seconds}>
-                {seconds} s
-              </option>
-            ))}
-          </select>
-        </label>
-        <button type="button" className="button button--small" onClick={() => void poll()}>
-          Poll now
-        </button>
-        <span className="status-bar__muted" data-testid="locks-status">
-          {paused ? 'paused' : linkUp ? 'live' : 'paused: reconnecting'}
-          {snapshot &&
-            ` · ${snapshot.source} · ${new Date(snapshot.takenAt).toLocaleTimeString()} · ${Math.round(snapshot.elapsedMs)} ms`}
-        </span>
+            {label}
+          </button>
+        ))}
       </div>
-      {error && (
-        <div className="panels__error">
-          <ErrorBox error={error} testId="locks-error" />
-        </div>
-      )}
       {notice && (
         <p className="locks__notice" role="status">
           {notice}
         </p>
       )}
-      {snapshot?.problems.map((problem) => (
-        <p
-          key={problem.area + problem.message}
-          className="modes__risk"
-          role="note"
-          data-testid="locks-problem"
-        >
-          ⚠ {problem.message} <code>{problem.fix}</code>
-        </p>
-      ))}
-      {snapshot && snapshot.roots.length === 0 && snapshot.metadataWaits.length === 0 && (
-        <div className="empty-state" data-testid="locks-none">
-          <p className="empty-state__title">No lock waits right now</p>
-          <p>Sessions waiting for row or metadata locks appear here within one poll.</p>
-        </div>
+      {view === 'transactions' ? (
+        <TransactionsView
+          api={api}
+          connectionId={connectionId}
+          linkUp={linkUp}
+          onKill={setKill}
+          refresh={refreshTransactions}
+        />
+      ) : (
+        <>
+          <div className="plan__toolbar" role="toolbar" aria-label="Polling">
+            <button
+              type="button"
+              className="button button--small"
+              onClick={() => setPaused((value) => !value)}
+              aria-pressed={paused}
+              data-testid="locks-pause"
+            >
+              {paused ? 'Resume' : 'Pause'}
+            </button>
+            <label className="locks__interval">
+              every
+              <select
+                aria-label="Poll interval"
+                value={interval}
+                onChange={(event) => setIntervalSeconds(Number(event.target.value))}
+                data-testid="locks-interval"
+              >
+                {pollIntervals.map((seconds) => (
+                  <option key={seconds} value={seconds}>
+                    {seconds} s
+                  </option>
+                ))}
+              </select>
+            </label>
+            <button type="button" className="button button--small" onClick={() => void poll()}>
+              Poll now
+            </button>
+            <span className="status-bar__muted" data-testid="locks-status">
+              {paused ? 'paused' : linkUp ? 'live' : 'paused: reconnecting'}
+              {snapshot &&
+                ` · ${snapshot.source} · ${new Date(snapshot.takenAt).toLocaleTimeString()} · ${Math.round(snapshot.elapsedMs)} ms`}
+            </span>
+          </div>
+          {error && (
+            <div className="panels__error">
+              <ErrorBox error={error} testId="locks-error" />
+            </div>
+          )}
+          {snapshot?.problems.map((problem) => (
+            <p
+              key={problem.area + problem.message}
+              className="modes__risk"
+              role="note"
+              data-testid="locks-problem"
+            >
+              ⚠ {problem.message} <code>{problem.fix}</code>
+            </p>
+          ))}
+          {snapshot && snapshot.roots.length === 0 && snapshot.metadataWaits.length === 0 && (
+            <div className="empty-state" data-testid="locks-none">
+              <p className="empty-state__title">No lock waits right now</p>
+              <p>Sessions waiting for row or metadata locks appear here within one poll.</p>
+            </div>
+          )}
+          {snapshot && snapshot.roots.length > 0 && (
+            <div className="locks__body">
+              <ul className="locks__tree" role="tree" aria-label="Blocking tree" data-testid="locks-tree">
+                {snapshot.roots.map((root) => (
+                  <LockNode key={root.txn.trxId} node={root} selected={selected} onSelect={setSelected} />
+                ))}
+              </ul>
+              <section className="locks__details" aria-label="Details" data-testid="locks-details">
+                {selectedTxn ? (
+                  <TxnDetails
+                    api={api}
+                    connectionId={connectionId}
+                    txn={selectedTxn}
+                    waits={selectedWaits}
+                    canCount={isBlocker && snapshot.source === 'data_locks'}
+                    onKill={(scope) =>
+                      selectedTxn.threadId !== null &&
+                      setKill({
+                        scope,
+                        session: {
+                          threadId: selectedTxn.threadId,
+                          user: selectedTxn.user,
+                          host: selectedTxn.host,
+                          statement: selectedTxn.statement,
+                          idle: selectedTxn.statementSource !== 'current',
+                          trxAgeSeconds: selectedTxn.trxAgeSeconds,
+                        },
+                      })
+                    }
+                  />
+                ) : (
+                  <p className="empty-state__hint">
+                    Select a session in the tree to see its locks, statement and rewrites.
+                  </p>
+                )}
+              </section>
+            </div>
+          )}
+          {snapshot && snapshot.metadataWaits.length > 0 && (
+            <MetadataTree snapshot={snapshot} onKill={setKill} />
+          )}
+          {snapshot && <Deadlocks snapshot={snapshot} />}
+        </>
       )}
-      {snapshot && snapshot.roots.length > 0 && (
-        <div className="locks__body">
-          <ul className="locks__tree" role="tree" aria-label="Blocking tree" data-testid="locks-tree">
-            {snapshot.roots.map((root) => (
-              <LockNode key={root.txn.trxId} node={root} selected={selected} onSelect={setSelected} />
-            ))}
-          </ul>
-          <section className="locks__details" aria-label="Details" data-testid="locks-details">
-            {selectedTxn ? (
-              <TxnDetails
-                api={api}
-                connectionId={connectionId}
-                txn={selectedTxn}
-                waits={selectedWaits}
-                canCount={isBlocker && snapshot.source === 'data_locks'}
-                onKill={(scope) =>
-                  selectedTxn.threadId !== null &&
-                  setKill({
-                    scope,
-                    session: {
-                      threadId: selectedTxn.threadId,
-                      user: selectedTxn.user,
-                      host: selectedTxn.host,
-                      statement: selectedTxn.statement,
-                      idle: selectedTxn.statementSource !== 'current',
-                      trxAgeSeconds: selectedTxn.trxAgeSeconds,
-                    },
-                  })
-                }
-              />
-            ) : (
-              <p className="empty-state__hint">
-                Select a session in the tree to see its locks, statement and rewrites.
-              </p>
-            )}
-          </section>
-        </div>
-      )}
-      {snapshot && snapshot.metadataWaits.length > 0 && <MetadataTree snapshot={snapshot} onKill={setKill} />}
-      {snapshot && <Deadlocks snapshot={snapshot} />}
       {kill && (
         <KillConfirm
           request={kill}

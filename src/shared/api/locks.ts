@@ -2,6 +2,7 @@
 
 import { z } from 'zod';
 import type { LockSnapshot, StatementRewrites } from '../../core/locks/snapshot.js';
+import type { TransactionsSnapshot } from '../../core/locks/transactions.js';
 import type { LockCount } from '../../core/locks/types.js';
 import { productionConfirmationField } from './profiles.js';
 
@@ -33,6 +34,10 @@ const countsSchema = z.object({
   trxIds: z.array(z.string().regex(/^\d+$/)).min(1).max(200),
 });
 
+const transactionsSchema = z.object({
+  connectionId: z.string().min(1),
+});
+
 const killSchema = z.object({
   connectionId: z.string().min(1),
   threadId: z.number().int().positive(),
@@ -48,6 +53,7 @@ export const locksSchemas = {
   'locks.rewrites': rewritesSchema,
   'locks.counts': countsSchema,
   'locks.kill': killSchema,
+  'locks.transactions': transactionsSchema,
 } as const;
 
 export interface LocksApi {
@@ -57,6 +63,11 @@ export interface LocksApi {
   'locks.rewrites'(request: z.input<typeof rewritesSchema>): Promise<StatementRewrites>;
   /** Record locks held per transaction and index (MySQL 8 data_locks; walks every lock of those transactions). */
   'locks.counts'(request: z.input<typeof countsSchema>): Promise<LockCount[]>;
+  /**
+   * The Transactions view (innotop's T mode): open transactions with age, state, rows locked/modified,
+   * last statements and blocking relations, the history list length, the processlist. Read-only.
+   */
+  'locks.transactions'(request: z.input<typeof transactionsSchema>): Promise<TransactionsSnapshot>;
   /** KILL QUERY / KILL CONNECTION, only after the user confirmed. */
   'locks.kill'(request: z.input<typeof killSchema>): Promise<void>;
 }

@@ -1,0 +1,120 @@
+// The Transactions view (issue 18, item 14) on real servers: a transaction idle after an UPDATE (rows
+// modified, row locks), a second one waiting for its row, a sleeping session without a transaction. The
+// view must show ages, states, rows locked/modified, the blocking relation both ways, the history list
+// length and the processlist; the last statement where the server records it (MySQL's default; MariaDB's
+// consumers are off, and the view says how to turn them on). Kill of the blocker, after confirmation,
+// lets the waiter finish.
+import fs from 'node:fs';
+import type { RowDataPacket } from 'mysql2/promise';
+import { describe, expect, it } from 'vitest';
+import type { TransactionsSnapshot } from '../../src/core/locks/transactions.js';
+import { connect, testServers, withScratchDatabase } from '../support/db.js';
+import { testHandlers } from '../support/handlers.js';
+
+describe.each(testServers())('Transactions view on $flavor', ({ flavor, url }) => {
+  it('open transactions with age, state, rows, last statement, blocking relations; processlist; Kill unblocks', async () => {
+    const { connections, userDataDir, call } = testHandlers('sargable-trx-view-it');
+    try {
+      await withScratchDatabase(url, async (db, database) => {
+        await db.query('CREATE TABLE accounts (id INT PRIMARY KEY, balance INT NOT NULL) ENGINE=InnoDB');
+        await db.query('INSERT INTO accounts VALUES (1, 100), (2, 200), (3, 300)');
+        const opened = await call('connection.open', { dsn: `${url.replace(/\/$/, '')}/${database}` });
+        if (!opened.ok) throw new Error(opened.error.message);
+        const { connectionId } = opened.value as { connectionId: string };
+        const [blocker, waiter, sleeper] = await Promise.all([
+          connect(url, database),
+          connect(url, database),
+          connect(url, database),
+        ]);
+        try {
+          await blocker.query('START TRANSACTION');
+          await blocker.query('UPDATE accounts SET balance = balance - 10 WHERE id = 1');
+          await waiter.query('SET SESSION innodb_lock_wait_timeout = 30');
+          await waiter.query('START TRANSACTION');
+          const waiting = waiter.query('UPDATE accounts SET balance = balance + 10 WHERE id = 1').then(
+            () => null,
+            (error: unknown) => error,
+          );
+          let snapshot: TransactionsSnapshot | undefined;
+          for (let tries = 0; tries < 100; tries++) {
+            const reply = await call('locks.transactions', { connectionId });
+            if (!reply.ok) throw new Error(reply.error.message);
+            snapshot = reply.value as TransactionsSnapshot;
+            const w = snapshot.transactions.find((trx) => trx.threadId === waiter.threadId);
+            if (w?.state === 'LOCK WAIT' && w.blockedBy.length > 0) break;
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          }
+          if (!snapshot) throw new Error('no snapshot');
+          const b = snapshot.transactions.find((trx) => trx.threadId === blocker.threadId);
+          const w = snapshot.transactions.find((trx) => trx.threadId === waiter.threadId);
+          expect({
+            blocker: {
+              state: b?.state,
+              rowsModified: b?.rowsModified,
+              locked: (b?.rowsLocked ?? 0) >= 1,
+              command: b?.command,
+              statement: b?.statement,
+              blocking: b?.blocking,
+            },
+            waiter: {
+              state: w?.state,
+              statement: w?.statement,
+              blockedBy: w?.blockedBy,
+              waits: (w?.waitSeconds ?? -1) >= 0,
+            },
+          }).toEqual({
+            blocker: {
+              state: 'RUNNING',
+              rowsModified: 1,
+              locked: true,
+              command: 'Sleep',
+              statement: null,
+              blocking: [{ threadId: waiter.threadId, kind: 'row' }],
+            },
+            waiter: {
+              state: 'LOCK WAIT',
+              statement: 'UPDATE accounts SET balance = balance + 10 WHERE id = 1',
+              blockedBy: [{ threadId: blocker.threadId, kind: 'row' }],
+              waits: true,
+            },
+          });
+          expect(b?.ageSeconds).toBeGreaterThanOrEqual(0);
+          expect(b?.isolation).toBe('REPEATABLE READ');
+          expect(snapshot.historyListLength).toBeGreaterThanOrEqual(0);
+          // The processlist: the sleeping session without a transaction, and the blocker with its trx id.
+          const sleeping = snapshot.processlist.find((row) => row.id === sleeper.threadId);
+          expect([sleeping?.command, sleeping?.trxId, sleeping?.db]).toEqual(['Sleep', null, database]);
+          expect(snapshot.processlist.find((row) => row.id === blocker.threadId)?.trxId).toBe(b?.trxId);
+          if (flavor === 'mysql') {
+            // events_statements_history: the idle blocker's statements, the UPDATE last.
+            expect(b?.lastStatements.at(-1)).toBe('UPDATE accounts SET balance = balance - 10 WHERE id = 1');
+            expect(b?.lastStatements).toContain('START TRANSACTION');
+          } else {
+            expect(b?.lastStatements).toEqual([]);
+            expect(snapshot.problems.map((problem) => problem.fix).join(' ')).toContain(
+              'events_statements_history',
+            );
+          }
+
+          // Kill of the blocker's connection (confirmed): its transaction rolls back, the waiter proceeds.
+          const killed = await call('locks.kill', {
+            connectionId,
+            threadId: blocker.threadId,
+            scope: 'connection',
+            confirmed: true,
+          });
+          expect(killed.ok).toBe(true);
+          expect(await waiting).toBeNull();
+          await waiter.query('COMMIT');
+          const [rows] = await db.query<RowDataPacket[]>('SELECT balance FROM accounts WHERE id = 1');
+          expect(Number(rows[0]?.balance)).toBe(110);
+        } finally {
+          await Promise.all([blocker, waiter, sleeper].map((c) => c.end().catch(() => undefined)));
+        }
+      });
+    } finally {
+      await connections.closeAll();
+      fs.rmSync(userDataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
