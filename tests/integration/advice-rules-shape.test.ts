@@ -161,4 +161,22 @@ ANALYZE TABLE ev`);
       expect([Number(asDate[0]?.n), Number(asString[0]?.n)]).toEqual([2, 1]);
     });
   });
+
+  it('ANSI_QUOTES: "…" is a column name, so LIK001 and the constant rewrites stay quiet; without it, a string', async () => {
+    await withScratchDatabase(url, async (connection) => {
+      await connection.query(`${DDL};\n${LOAD}`);
+      const like = 'SELECT id FROM t WHERE s LIKE "%1"';
+      const ansi = (sql: string): string[] => rulesOf(`SET SESSION sql_mode = 'ANSI_QUOTES';\n${sql}`);
+      expect(rulesOf(like)).toContain('LIK001');
+      expect(ansi(like)).not.toContain('LIK001');
+      const [rows] = await connection.query<RowDataPacket[]>(like);
+      expect(rows.length).toBeGreaterThan(0);
+      await connection.query("SET SESSION sql_mode = 'ANSI_QUOTES'");
+      const refused = await connection.query(like).then(
+        () => null,
+        (error: { errno?: number }) => error.errno,
+      );
+      expect(refused).toBe(1054); // unknown column '%1'
+    });
+  });
 });

@@ -14,7 +14,7 @@ import { type AstNode, columnRefs, isNode } from '../sql/ast.js';
 import type { PredicateSite } from '../sql/predicates.js';
 import type { ResolvedColumn } from '../rules/engine.js';
 import type { WrappedOperand } from '../sql/wrapping.js';
-import { isConstant, literalOf } from './literals.js';
+import { hasDoubleQuoted, isConstant, literalOf, quotesIdentifiers } from './literals.js';
 import {
   checkFunctionalKeyParts,
   builtinFunctions,
@@ -84,7 +84,10 @@ export function adviseWrapped(input: WrappedAdviceInput): Advice {
   const operator = onRight ? (FLIP[site.operator ?? ''] ?? site.operator ?? '') : (site.operator ?? '');
   const other = onRight ? site.left : site.right;
   const ordering = site.clause === 'order-by' || site.clause === 'group-by';
-  const otherIsConstant = other === null || otherConstant(other);
+  // Under ANSI_QUOTES a "…" on the other side is a column (the parser reads it as a string): no rewrite.
+  const ansiIdentifier =
+    other !== null && quotesIdentifiers(server.sqlMode.session) && hasDoubleQuoted(other);
+  const otherIsConstant = other === null || (!ansiIdentifier && otherConstant(other));
   const ancestors = ancestorsOf(input.ast, site.node) ?? [];
   const conjunct = !ordering && isConjunct(ancestors);
   const backslashEscapes = !/NO_BACKSLASH_ESCAPES/i.test(server.sqlMode.session);
@@ -124,7 +127,11 @@ export function adviseWrapped(input: WrappedAdviceInput): Advice {
 
   // 1. Exact rewrite, then the plain index that makes it fast.
   // Each rewrite checks the values it needs (literals; NOW() or a parameter for interval shifts).
-  if (!ordering && other && (otherIsConstant || columnRefs(other).length === 0)) {
+  if (ansiIdentifier)
+    notes.push(
+      `${indexExpressionText(input.sql, other, flavor)} is a column name under ANSI_QUOTES, not a string: the predicate compares two columns, so no rewrite with a constant is offered.`,
+    );
+  if (!ordering && other && !ansiIdentifier && (otherIsConstant || columnRefs(other).length === 0)) {
     const refusals: string[] = [];
     const rewrite = exactRewrite(
       {

@@ -97,3 +97,17 @@ export function listItems(node: unknown): AstNode[] {
   if (!isNode(node) || node.type !== 'expr_list' || !Array.isArray(node.value)) return [];
   return node.value.filter(isNode);
 }
+
+/** True when the sql_mode makes `"…"` an identifier (ANSI_QUOTES, or the ANSI combination mode). */
+export function quotesIdentifiers(sqlMode: string): boolean {
+  return /(?:^|,)\s*(?:ANSI_QUOTES|ANSI)\s*(?:,|$)/i.test(sqlMode);
+}
+
+/** True when an expression holds a `"…"` token (a string, or under ANSI_QUOTES an identifier the parser read as one). */
+export function hasDoubleQuoted(expression: unknown): boolean {
+  if (Array.isArray(expression)) return expression.some(hasDoubleQuoted);
+  if (!isNode(expression)) return false;
+  if (expression.type === 'double_quote_string') return true;
+  for (const key in expression) if (key !== 'loc' && hasDoubleQuoted(expression[key])) return true;
+  return false;
+}

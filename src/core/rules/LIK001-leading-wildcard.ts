@@ -1,7 +1,7 @@
 // LIK001: `LIKE '%…'` — a pattern that starts with a wildcard cannot seek a B-tree index.
 
 import { suffixSearchAdvice } from '../advice/suffix-search.js';
-import { literalOf } from '../advice/literals.js';
+import { hasDoubleQuoted, literalOf, quotesIdentifiers } from '../advice/literals.js';
 import { isNode } from '../sql/ast.js';
 import { defineRule, spanOf } from './engine.js';
 
@@ -34,6 +34,8 @@ export const rule = defineRule({
       if (site.operator !== 'LIKE' || site.clause === 'order-by' || site.clause === 'group-by') continue;
       const column = site.left;
       if (!isNode(column) || column.type !== 'column_ref') continue;
+      // Under ANSI_QUOTES "%x" is a column name, not a pattern (the parser reads it as a string).
+      if (quotesIdentifiers(context.server.sqlMode.session) && hasDoubleQuoted(site.right)) continue;
       const pattern = literalOf(site.right);
       if (pattern?.kind !== 'string' || !/^[%_]/.test(pattern.value)) continue;
       const span = spanOf(site.node);
