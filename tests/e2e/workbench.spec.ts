@@ -139,6 +139,7 @@ test('command palette lists every action with its shortcut and runs the chosen o
     'open-palette': ['palette'],
     explain: ['explain', 'paste-explain'],
     analyze: ['analyze-all'],
+    'theme-toggle': ['theme'],
   };
   const paletteIds = await items.evaluateAll((nodes) =>
     nodes.map((node) => node.getAttribute('data-command')),

@@ -1,4 +1,5 @@
 // The command palette's list: every workbench action, with its shortcut and why it is unavailable now.
+import type { ThemePreference } from '../platform.js';
 import { initialSession } from '../session.js';
 import type { useAnalysis } from '../state/analysis.js';
 import { features, type Workbench } from '../state/context.js';
@@ -23,6 +24,8 @@ export function paletteCommands(
   keys: ShortcutKeys,
   run: ReturnType<typeof useAnalysis>,
   tabs: ReturnType<typeof useTabs>,
+  /** The toolbar's theme switch (System → Light → Dark). */
+  theme?: { preference: ThemePreference; cycle(): void },
 ): Command[] {
   const live = liveOf(state);
   const dispatch = wb.store.dispatch;
@@ -121,5 +124,14 @@ export function paletteCommands(
       run: () => dispatch({ type: 'dialog/opened', dialog: { kind: 'palette' } }),
     },
     { id: 'about', title: 'About Sargable', run: tabs.showAbout },
+    ...(theme
+      ? [
+          {
+            id: 'theme',
+            title: `Theme: switch to ${({ system: 'light', light: 'dark', dark: 'the system setting' } as const)[theme.preference]}`,
+            run: theme.cycle,
+          },
+        ]
+      : []),
   ];
 }

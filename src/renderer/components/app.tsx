@@ -111,7 +111,7 @@ export function App({ api, listen }: { api: AdvisorApi; listen: Listen }) {
   const live = liveOf(state);
   const link = useLinkStatus(api, live?.connectionId ?? null);
   const analysis = activeAnalysis(state);
-  const commands = paletteCommands(wb, state, keys, run, tabs);
+  const commands = paletteCommands(wb, state, keys, run, tabs, theme);
 
   return (
     <div className="app">
