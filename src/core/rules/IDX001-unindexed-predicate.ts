@@ -4,6 +4,7 @@ import { literalOf } from '../advice/literals.js';
 import { plainIndexAdvice } from '../advice/index.js';
 import { designFor } from '../indexing/index.js';
 import { isStringColumn } from '../advice/column-types.js';
+import type { IndexInfo, TableInfo } from '../model/schema.js';
 import { columnRefs, isNode } from '../sql/ast.js';
 import { defineRule, spanOf } from './engine.js';
 
@@ -28,9 +29,9 @@ export const rule = defineRule({
       antiPattern: "SELECT * FROM products WHERE create_time > '2019-10-01'",
       bestPractice: 'SELECT * FROM products WHERE id = 7',
       notes: [
-        'Reported only when the schema is known (live or DDL) and no index has the column as its first key part.',
+        'Reported only when the schema is known (live or DDL) and no visible B-tree index has the column as its first key part (a prefix key part counts: it seeks). A predicate whose column leads an index is never reported, even when the index designed for the whole statement would seek further (that design is in the report as statements[].indexPlan).',
         'On small tables a scan is fine: weigh the advice against the table size and how often the query runs.',
-        'The suggestion is the index designed for the whole statement (docs/indexing.md): equality columns, then a range or the ORDER BY / GROUP BY columns, then covering columns. One finding per table; none when an existing index already serves the statement.',
+        'The suggestion is the index designed for the whole statement (docs/indexing.md): equality columns, then a range or the ORDER BY / GROUP BY columns, then covering columns. One finding per table, on the first predicate whose column no index starts with; none when an existing index already serves the statement.',
       ],
     },
   },
@@ -59,6 +60,9 @@ export const rule = defineRule({
       if (isStringColumn(resolved.info) && comparesWithNumber(site.right)) continue;
       const key = `${resolved.table.name}.${resolved.info.name}`.toLowerCase();
       if (reported.has(key)) continue;
+      // The message says no index starts with the column: never when one does (the server seeks it, even
+      // if the designed index for the whole statement would seek further — that is statements[].indexPlan).
+      if (leadingIndex(resolved.table, resolved.info.name)) continue;
       const tableKey = resolved.table.name.toLowerCase();
       const plan =
         site.scope.parent === null
@@ -101,6 +105,14 @@ export const rule = defineRule({
     }
   },
 });
+
+/** A visible B-tree index whose first key part is `column` (a prefix part still seeks it). */
+function leadingIndex(table: TableInfo, column: string): IndexInfo | undefined {
+  const name = column.toLowerCase();
+  return table.indexes.find(
+    (index) => index.visible && index.kind === 'btree' && index.parts[0]?.column?.toLowerCase() === name,
+  );
+}
 
 function comparesWithNumber(value: unknown): boolean {
   const items =
