@@ -17,6 +17,7 @@ import { ConnectionService, type ConnectionTarget } from '../../main/services/co
 import { verifyWhatIf } from '../../main/services/what-if.js';
 import { AdvisorError } from '../../shared/errors.js';
 import { offlineSchema, offlineTarget } from '../../main/services/analysis.js';
+import { tableDistinctCounts } from '../../main/services/column-statistics.js';
 import { unusedIndexes } from '../../main/services/index-usage.js';
 import { loadSchema } from '../../main/services/schema.js';
 import { neededIndexes, type UnusedIndexReport } from '../../core/indexing/unused.js';
@@ -134,6 +135,19 @@ export const run: CliCommand = async (argv, io) => {
             .filter((row) => row.sql && !/\.\.\.|^\s*(SHOW|SET|USE|EXPLAIN)\b/i.test(row.sql));
         })());
       plan = designWorkloadIndexes(workload, schema, server, options);
+      // Equality columns ordered by selectivity where the server's statistics know it (as the app does).
+      const distinct = await tableDistinctCounts(
+        connection,
+        server,
+        server.database ?? '',
+        schema,
+        plan.tables.map((table) => table.table),
+      );
+      if (distinct.size > 0)
+        plan = designWorkloadIndexes(workload, schema, server, {
+          ...options,
+          distinct: (table, column) => distinct.get(`${table.toLowerCase()}.${column.toLowerCase()}`),
+        });
       if (server.database)
         unused = await unusedIndexes(
           connection,

@@ -17,7 +17,7 @@ import { isNode } from '../sql/ast.js';
 import { parseStatement } from '../sql/parse.js';
 import { splitStatements } from '../sql/split.js';
 import { quoteIdentifier, uniqueName } from '../advice/index-ddl.js';
-import { designQueryIndexes, partsSql, type DesignedPart } from './design.js';
+import { designQueryIndexes, partsSql, type DesignedPart, type DesignOptions } from './design.js';
 import { redundantIndexes, type RedundantIndex } from './hygiene.js';
 import { keyPartBytes, MAX_KEY_PARTS } from './key-length.js';
 
@@ -36,6 +36,8 @@ export interface WorkloadOptions {
   maxKeyBytes?: number;
   /** Share of a table's write weight each index on it costs (default 0.1). */
   writeFactor?: number;
+  /** Distinct values of a column from the server's statistics: equality columns are ordered by it. */
+  distinct?: DesignOptions['distinct'];
 }
 
 export interface WorkloadIndex {
@@ -182,7 +184,13 @@ export function designWorkloadIndexes(
       statsOf(written.table).writeWeight += weight;
       writes.push({ table: written.table.toLowerCase(), weight, columns: written.columns });
     }
-    const plan = designQueryIndexes(ast, statement.sql, schema, server);
+    const plan = designQueryIndexes(
+      ast,
+      statement.sql,
+      schema,
+      server,
+      options.distinct ? { distinct: options.distinct } : {},
+    );
     if (!plan) {
       if (['select', 'update', 'delete'].includes(query.kind))
         query.error =

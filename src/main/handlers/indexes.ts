@@ -8,6 +8,7 @@ import { AdvisorError } from '../../shared/errors.js';
 import { offlineSchema, offlineTarget } from '../services/analysis.js';
 import type { Services } from '../services/index.js';
 import { mapMysqlError } from '../services/mysql-errors.js';
+import { tableDistinctCounts } from '../services/column-statistics.js';
 import { unusedIndexes } from '../services/index-usage.js';
 import { loadSchema } from '../services/schema.js';
 
@@ -29,7 +30,22 @@ export function createIndexesHandlers(services: Services): IndexesApi {
         const schema = await loadSchema(connection, server, server.database).catch((error: unknown) => {
           throw mapMysqlError(error, { host: target.host, port: target.port, action: 'Reading the schema' });
         });
-        const plan = designWorkloadIndexes(statements, schema, server, options);
+        // Equality columns ordered by selectivity: the server's statistics for the tables a first design touches.
+        const first = designWorkloadIndexes(statements, schema, server, options);
+        const distinct = await tableDistinctCounts(
+          connection,
+          server,
+          server.database,
+          schema,
+          first.tables.map((table) => table.table),
+        );
+        const plan =
+          distinct.size > 0
+            ? designWorkloadIndexes(statements, schema, server, {
+                ...options,
+                distinct: (table, column) => distinct.get(`${table.toLowerCase()}.${column.toLowerCase()}`),
+              })
+            : first;
         const tables = plan.tables.map((table) => table.table);
         const unused = await unusedIndexes(
           connection,

@@ -8,6 +8,7 @@
  */
 
 import type { Connection, RowDataPacket } from 'mysql2/promise';
+import { findTable, type SchemaModel } from '../../core/model/schema.js';
 import type { ServerInfo } from '../../core/model/server-info.js';
 
 /** Where a distinct count came from, and how far to trust it. */
@@ -148,4 +149,34 @@ export function sampleConfidence(
   const share = distinct / sampled;
   // Each value seen many times: unseen values are unlikely. Nearly all distinct: the count is a floor.
   return share < 0.01 ? 'high' : share < 0.3 ? 'medium' : 'low';
+}
+
+/**
+ * Distinct counts the statistics know for every column of `tables` (histograms, index cardinality), keyed
+ * `table.column` in lower case, for the index design's selectivity order. Never throws.
+ */
+export async function tableDistinctCounts(
+  connection: Connection,
+  server: ServerInfo,
+  database: string,
+  schema: SchemaModel,
+  tables: readonly string[],
+): Promise<Map<string, number>> {
+  const result = new Map<string, number>();
+  for (const name of new Set(tables.map((table) => table.toLowerCase()))) {
+    const info = findTable(schema, name, database);
+    if (!info) continue;
+    const counts = await serverDistinctCounts(
+      connection,
+      server,
+      database,
+      info.name,
+      info.columns.map((column) => column.name),
+      [],
+      info.rowsEstimate,
+    ).catch(() => ({}) as Record<string, ServerDistinct>);
+    for (const [key, value] of Object.entries(counts))
+      result.set(`${info.name.toLowerCase()}.${key.replace(/^column:/, '')}`, value.distinct);
+  }
+  return result;
 }
