@@ -3,7 +3,7 @@
 
 import type { AnalysisReport, StatementError, StatementReport } from '../core/model/report.js';
 import type { SchemaLoadSummary } from '../core/schema/ddl-load.js';
-import type { MetricSummary } from '../core/slowlog/index.js';
+import type { DigestClass, MetricSummary } from '../core/slowlog/index.js';
 import type { SlowLogFileResult } from '../main/services/slowlog-file.js';
 
 /** `schema: loaded 16 tables, 4 views; skipped 1` */
@@ -118,31 +118,7 @@ export function digestToJson(result: SlowLogFileResult, extras: { metrics?: bool
   return {
     source: result.source,
     events: g.events,
-    classes: result.classes.map((c) => ({
-      checksum: c.checksum,
-      fingerprint: c.fingerprint,
-      count: c.queryCount,
-      queryTime: metricJson(c.queryTime, true),
-      lockTime: metricJson(c.lockTime, true),
-      rowsSent: metricJson(c.rowsSent, false),
-      rowsExamined: metricJson(c.rowsExamined, false),
-      rowsAffected: metricJson(c.rowsAffected, false),
-      queryTimeHistogram: c.queryTimeHistogram ?? null,
-      firstSeen: c.firstSeen ?? null,
-      lastSeen: c.lastSeen ?? null,
-      schemas: c.schemas,
-      example: c.example.sql,
-      exampleQueryTime: c.example.queryTime ?? null,
-      exampleSeen: c.example.ts ?? null,
-      exampleSchema: c.example.schema ?? null,
-      exampleLine: c.example.line,
-      users: c.users,
-      hosts: c.hosts,
-      execution: c.execution,
-      flags: c.flags,
-      ...(extras.metrics ? { metrics: c.metrics } : {}),
-      ranked: c.ranked,
-    })),
+    classes: result.classes.map((c) => classToJson(c, extras)),
     skipped: result.skipped.map((s) => ({
       line: s.line,
       reason: s.reason,
@@ -161,6 +137,76 @@ export function digestToJson(result: SlowLogFileResult, extras: { metrics?: bool
       lastSeen: g.lastSeen ?? null,
     },
   };
+}
+
+/** One class of {@link digestToJson}. */
+function classToJson(c: DigestClass, extras: { metrics?: boolean }) {
+  return {
+    checksum: c.checksum,
+    fingerprint: c.fingerprint,
+    count: c.queryCount,
+    queryTime: metricJson(c.queryTime, true),
+    lockTime: metricJson(c.lockTime, true),
+    rowsSent: metricJson(c.rowsSent, false),
+    rowsExamined: metricJson(c.rowsExamined, false),
+    rowsAffected: metricJson(c.rowsAffected, false),
+    queryTimeHistogram: c.queryTimeHistogram ?? null,
+    firstSeen: c.firstSeen ?? null,
+    lastSeen: c.lastSeen ?? null,
+    schemas: c.schemas,
+    example: c.example.sql,
+    exampleQueryTime: c.example.queryTime ?? null,
+    exampleSeen: c.example.ts ?? null,
+    exampleSchema: c.example.schema ?? null,
+    exampleLine: c.example.line,
+    users: c.users,
+    hosts: c.hosts,
+    execution: c.execution,
+    flags: c.flags,
+    ...(extras.metrics ? { metrics: c.metrics } : {}),
+    ranked: c.ranked,
+  };
+}
+
+/** Text written per `write` call by {@link writeDigestJson} (about). */
+const JSON_WRITE_BYTES = 1 << 20;
+
+/**
+ * Writes `JSON.stringify(digestToJson(result, extras), null, 2)` and a newline, byte for byte,
+ * through `write`. With a lazy result (`eachClass`, see DigestReportOptions.lazy) the classes
+ * are turned into JSON one at a time, so 100,000 classes never exist as objects (or as one
+ * string) at once: each class is stringified alone and indented to its depth in the document,
+ * which is what JSON.stringify's indentation is (strings hold no raw newline). `drained` is
+ * awaited after each piece, so a slow reader of a pipe holds the writer back instead of every
+ * piece being buffered.
+ */
+export async function writeDigestJson(
+  result: SlowLogFileResult,
+  extras: { metrics?: boolean },
+  write: (text: string) => void,
+  drained: () => Promise<void> = () => Promise.resolve(),
+): Promise<void> {
+  const document = JSON.stringify(digestToJson(result, extras), null, 2);
+  const each = result.eachClass;
+  const marker = '\n  "classes": []';
+  const at = document.indexOf(marker);
+  if (each === undefined || at < 0) {
+    write(`${document}\n`);
+    return;
+  }
+  let pending = `${document.slice(0, at)}\n  "classes": [`;
+  let first = true;
+  for (const c of each()) {
+    const json = JSON.stringify(classToJson(c, extras), null, 2).replaceAll('\n', '\n    ');
+    pending += `${first ? '' : ','}\n    ${json}`;
+    first = false;
+    if (pending.length >= JSON_WRITE_BYTES) {
+      write(pending);
+      pending = '';
+      await drained();
+    }
+  }
+  write(`${pending}${first ? ']' : '\n  ]'}${document.slice(at + marker.length)}\n`);
 }
 
 /** A pt-query-digest-like profile table. */

@@ -14,6 +14,11 @@ export interface Credentials {
 /** Streams and helpers a command gets; exit codes: 0 ran, 1 a finding reached --fail-on, 2 usage/input error. */
 export interface CliIo {
   stdout(text: string): void;
+  /**
+   * Resolves once standard output has taken what was written so far (a pipe whose reader is
+   * slower than us buffers every write in memory otherwise). Absent: nothing to wait for.
+   */
+  stdoutDrained?(): Promise<void>;
   stderr(text: string): void;
   /** Reads all of standard input (for `-`). */
   readStdin(): Promise<string>;

@@ -130,6 +130,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 export function processIo(): CliIo {
   return {
     stdout: (text) => void process.stdout.write(text),
+    stdoutDrained: () =>
+      process.stdout.writableNeedDrain
+        ? new Promise<void>((resolve) => process.stdout.once('drain', () => resolve()))
+        : Promise.resolve(),
     stderr: (text) => void process.stderr.write(text),
     readStdin: async () => {
       if (process.stdin.isTTY)

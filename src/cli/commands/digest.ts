@@ -11,7 +11,7 @@ import {
 import type { JobProgressReply } from '../../shared/api/capture.js';
 import { parseCommonArgs } from '../args.js';
 import { runAsJob } from '../job.js';
-import { digestToJson, formatDigestText } from '../format.js';
+import { formatDigestText, writeDigestJson } from '../format.js';
 import { UsageError, type CliCommand, type CliIo } from '../io.js';
 
 export const usage = `Usage: sargable digest [options] FILE... | -
@@ -83,6 +83,8 @@ export const run: CliCommand = async (argv, io) => {
     ...(values['all-attributes'] ? { attributes: 'all' as const } : {}),
     ...(values['pt-compatible'] ? { ptCompatible: true } : {}),
     ...(limit === undefined ? {} : { limit }),
+    // JSON writes every class: one at a time (see writeDigestJson), not all held at once.
+    ...(format === 'json' ? { lazy: true } : {}),
   };
   const digest = async (onProgress: (progress: SlowLogProgress) => void): Promise<SlowLogFileResult> => {
     if (positionals[0] === '-') {
@@ -124,11 +126,14 @@ export const run: CliCommand = async (argv, io) => {
     },
   );
   if (printer && process.stderr.isTTY) io.stderr('\r\x1b[K');
-  io.stdout(
-    format === 'json'
-      ? `${JSON.stringify(digestToJson(result, { metrics: values['all-attributes'] === true }), null, 2)}\n`
-      : formatDigestText(result),
-  );
+  if (format === 'json') {
+    await writeDigestJson(
+      result,
+      { metrics: values['all-attributes'] === true },
+      io.stdout,
+      io.stdoutDrained ?? (() => Promise.resolve()),
+    );
+  } else io.stdout(formatDigestText(result));
   return 0;
 };
 

@@ -29,6 +29,8 @@ export interface Attribute {
   name: string;
   kind: Kind;
   bucketed: boolean;
+  /** Its count of values above zero is read (see POSITIVE_COUNTED). */
+  countsPositive: boolean;
   adminZeroed: boolean;
   /** Kept in the global totals too (only the ones the result reports). */
   global: boolean;
@@ -99,6 +101,8 @@ export const REPORTED_ATTRIBUTES: readonly string[] = Object.freeze([
   'Full_scan',
   'Full_join',
 ]);
+/** Attributes whose count of values above zero a result reads (`ExecutionSummary.fullScans`). */
+export const POSITIVE_COUNTED = new Set(['Read_rnd_next']);
 export const GLOBAL_METRICS = new Set(['Query_time', 'Lock_time', 'Rows_sent', 'Rows_examined']);
 export const ADMIN_ZEROED = new Set(['Rows_sent', 'Rows_examined', 'Rows_read', 'Rows_affected']);
 export const NUMBER_VALUE = /^(?:\d+|[+-]?(?:(?=\d|[.])\d+(?:[.])\d{0,})(?:E[+-]?\d+)?)$/i;
@@ -197,6 +201,7 @@ export function newAttribute(name: string, kept: ReadonlySet<string> | undefined
       ? Kind.Ignored
       : (SPECIAL[name] ?? (kept === undefined || kept.has(name) ? Kind.Attribute : Kind.Ignored)),
     bucketed: BUCKETED.has(name),
+    countsPositive: POSITIVE_COUNTED.has(name),
     adminZeroed: ADMIN_ZEROED.has(name),
     global: GLOBAL_METRICS.has(name),
     type: FORCED_TYPE[name],

@@ -11,16 +11,16 @@
  * anything changes, and the caller then reads the rest itself.
  */
 import { normalizeTimestamp, stripBackticks } from './digest-attributes.js';
-import { addDistinct, type DigestTables, type DigestTotals, newClass } from './digest-report.js';
-import type { ClassState, DigestSegment, SampleEvent } from './digest-types.js';
-import { mergeable, mergeMetric } from './metrics.js';
+import { type ClassColumns, DBS, HOSTS, PENDING_DB, PENDING_TS, USERS } from './class-columns.js';
+import type { DigestTables, DigestTotals } from './digest-report.js';
+import type { ClassState, DigestSegment, FlagSummary, SampleEvent } from './digest-types.js';
+import { type Metric, mergeable, mergeMetric } from './metrics.js';
 import { detach } from './text.js';
 
 /** What absorbing needs beyond the tables: the digest's own helpers and settings. */
 export interface MergeTarget extends DigestTables {
   /** The aggregated attributes as a string (segments must agree). */
   readonly aggregated: string;
-  readonly maxDistinct: number;
   readonly maxSkipped: number;
   idOf(name: string): number;
   tsBefore(a: string, b: string): boolean;
@@ -34,6 +34,42 @@ export interface MergeTotals extends DigestTotals {
   sawTs: boolean;
 }
 
+/** The classes of a digest as structured-clonable objects, for {@link DigestSegment.classes}. */
+export function segmentClasses(cols: ClassColumns): ClassState[] {
+  const strings = cols.strings;
+  const out: ClassState[] = [];
+  for (let c = 0; c < cols.size; c++) {
+    const metrics: (Metric | undefined)[] = cols.metrics.map((column) => column?.metric(c));
+    const flags: (FlagSummary | undefined)[] = cols.flags.map((column) =>
+      column && column.count[c]! > 0 ? { yes: column.yes[c]!, count: column.count[c]! } : undefined,
+    );
+    out.push({
+      fingerprint: cols.fingerprint[c]!,
+      count: cols.count[c]!,
+      metrics,
+      flags,
+      dbs: cols.distinct(c, DBS),
+      users: cols.distinct(c, USERS),
+      hosts: cols.distinct(c, HOSTS),
+      tsMin: strings.text(cols.tsMin[c]!),
+      tsMax: strings.text(cols.tsMax[c]!),
+      maxOffset: cols.maxOffset[c]!,
+      sample: {
+        query: cols.samples.text(c),
+        queryTime: cols.sampleQueryTime[c],
+        ts: strings.text(cols.sampleTs[c]!),
+        db: strings.text(cols.sampleDb[c]!),
+        line: cols.sampleLine[c]!,
+        dbPending: (cols.samplePending[c]! & PENDING_DB) !== 0,
+        tsPending: (cols.samplePending[c]! & PENDING_TS) !== 0,
+      },
+      pendingDb: (cols.pending[c]! & PENDING_DB) !== 0,
+      pendingTs: (cols.pending[c]! & PENDING_TS) !== 0,
+    });
+  }
+  return out;
+}
+
 /**
  * Adds `part` (a segment that started at `at` in the input) to `into`; false, with nothing
  * changed, when the two cannot be merged exactly.
@@ -44,8 +80,9 @@ export function absorbSegment(
   part: DigestSegment,
   at: { offset: number; line: number },
 ): boolean {
-  const { aggregated, attributeIds, attributes, classes, globals, queryTimeId, skipped, tsBefore } = into;
-  const { idOf, maxDistinct, maxSkipped } = into;
+  const { aggregated, attributeIds, attributes, cols, globals, queryTimeId, skipped, tsBefore } = into;
+  const { idOf, maxSkipped } = into;
+  const strings = cols.strings;
   let { events, skippedTotal, tsMin, tsMax, lastDb, lastTs, sawDb, sawTs } = totals;
   // Check first, so that a refusal changes nothing.
   if (part.aggregated !== aggregated) return false;
@@ -58,11 +95,12 @@ export function absorbSegment(
     if (id !== undefined && !mergeable(globals[id], part.globals[k])) return false;
   }
   for (const theirs of part.classes) {
-    const ours = classes.get(theirs.fingerprint);
-    if (!ours) continue;
+    const c = cols.rows.get(theirs.fingerprint);
+    if (c === undefined) continue;
     for (let k = 0; k < theirs.metrics.length; k++) {
       const id = ids[k];
-      if (id !== undefined && !mergeable(ours.metrics[id], theirs.metrics[k])) return false;
+      const column = id === undefined ? undefined : cols.metrics[id];
+      if (column && theirs.metrics[k]?.inexact && column.inexact(c)) return false;
     }
   }
 
@@ -74,60 +112,62 @@ export function absorbSegment(
   const lineDelta = at.line - 1;
   const inheritedDb = lastDb;
   const inheritedTs = lastTs === undefined ? undefined : detach(normalizeTimestamp(lastTs));
-  const seeTs = (state: ClassState | undefined, ts: string | undefined): void => {
+  const seeTs = (c: number | undefined, ts: string | undefined): void => {
     if (ts === undefined) return;
-    if (state) {
-      if (state.tsMin === undefined || tsBefore(ts, state.tsMin)) state.tsMin = ts;
-      if (state.tsMax === undefined || tsBefore(state.tsMax, ts)) state.tsMax = ts;
+    if (c !== undefined) {
+      const min = strings.text(cols.tsMin[c]!);
+      if (min === undefined || tsBefore(ts, min)) cols.tsMin[c] = strings.intern(ts);
+      const max = strings.text(cols.tsMax[c]!);
+      if (max === undefined || tsBefore(max, ts)) cols.tsMax[c] = strings.intern(ts);
     } else {
       if (tsMin === undefined || tsBefore(ts, tsMin)) tsMin = ts;
       if (tsMax === undefined || tsBefore(tsMax, ts)) tsMax = ts;
     }
   };
-  const resolve = (sample: SampleEvent): SampleEvent => ({
-    ...sample,
-    db: sample.dbPending ? inheritedDb : sample.db,
-    ts: sample.tsPending ? inheritedTs : sample.ts,
-    line: sample.line + lineDelta,
-    dbPending: false,
-    tsPending: false,
-  });
+  const setSample = (c: number, sample: SampleEvent): void => {
+    cols.samples.set(c, sample.query);
+    cols.sampleQueryTime[c] = sample.queryTime;
+    cols.sampleDb[c] = strings.internOptional(sample.dbPending ? inheritedDb : sample.db);
+    cols.sampleTs[c] = strings.internOptional(sample.tsPending ? inheritedTs : sample.ts);
+    cols.sampleLine[c] = sample.line + lineDelta;
+    cols.samplePending[c] = 0;
+  };
   const partQueryTime = part.attributes.findIndex((attribute) => attribute.name === 'Query_time');
   for (const theirs of part.classes) {
-    let state = classes.get(theirs.fingerprint);
-    if (!state) {
-      state = newClass(theirs.fingerprint, theirs.maxOffset + at.offset, resolve(theirs.sample));
-      classes.set(state.fingerprint, state);
+    let c = cols.rows.get(theirs.fingerprint);
+    if (c === undefined) {
+      c = cols.add(theirs.fingerprint, theirs.maxOffset + at.offset, theirs.sample.query, 0);
+      setSample(c, theirs.sample);
     } else {
       // The example is the last event with the largest Query_time.
-      const mine = state.metrics[queryTimeId];
+      const mine = cols.metrics[queryTimeId];
       const their = partQueryTime < 0 ? undefined : theirs.metrics[partQueryTime];
-      if (their && their.cnt > 0 && (!mine || mine.cnt === 0 || their.max >= mine.max)) {
-        state.sample = resolve(theirs.sample);
+      if (their && their.cnt > 0 && (!mine || !(mine.cnt[c]! > 0) || their.max >= mine.max[c]!)) {
+        setSample(c, theirs.sample);
       }
     }
-    state.count += theirs.count;
-    state.maxOffset = Math.max(state.maxOffset, theirs.maxOffset + at.offset);
-    if (theirs.pendingTs) seeTs(state, inheritedTs);
-    seeTs(state, theirs.tsMin);
-    seeTs(state, theirs.tsMax);
+    cols.count[c]! += theirs.count;
+    cols.maxOffset[c] = Math.max(cols.maxOffset[c]!, theirs.maxOffset + at.offset);
+    if (theirs.pendingTs) seeTs(c, inheritedTs);
+    seeTs(c, theirs.tsMin);
+    seeTs(c, theirs.tsMax);
     if (theirs.pendingDb && inheritedDb !== undefined) {
-      addDistinct(state, 'dbs', stripBackticks(inheritedDb), maxDistinct);
+      cols.addDistinct(c, DBS, strings.intern(stripBackticks(inheritedDb)));
     }
-    for (const value of theirs.dbs) addDistinct(state, 'dbs', value, maxDistinct);
-    for (const value of theirs.users) addDistinct(state, 'users', value, maxDistinct);
-    for (const value of theirs.hosts) addDistinct(state, 'hosts', value, maxDistinct);
+    for (const value of theirs.dbs) cols.addDistinct(c, DBS, strings.intern(value));
+    for (const value of theirs.users) cols.addDistinct(c, USERS, strings.intern(value));
+    for (const value of theirs.hosts) cols.addDistinct(c, HOSTS, strings.intern(value));
     theirs.metrics.forEach((metric, k) => {
       if (!metric) return;
       const id = idOfPart[k]!;
-      state.metrics[id] = mergeMetric(state.metrics[id], metric, false);
+      const column = cols.metric(id, metric.bucketed, attributes[id]!.countsPositive);
+      column.store(c, mergeMetric(column.metric(c), metric, false));
     });
     theirs.flags.forEach((flag, k) => {
       if (!flag) return;
-      const id = idOfPart[k]!;
-      const mine = (state.flags[id] ??= { yes: 0, count: 0 });
-      mine.yes += flag.yes;
-      mine.count += flag.count;
+      const column = cols.flag(idOfPart[k]!);
+      column.yes[c]! += flag.yes;
+      column.count[c]! += flag.count;
     });
   }
   part.globals.forEach((metric, k) => {

@@ -3,31 +3,32 @@
  * Design note
  * -----------
  * Bounded memory: per class we keep one example, sparse buckets for a fixed set of attributes
- * and at most `maxDistinctValues` schemas/users/hosts. Ranking is by `attribute:function`
+ * and at most `maxDistinctValues` schemas/users/hosts, in columns (class-columns.ts). Only the
+ * classes a result returns are turned into objects. Ranking is by `attribute:function`
  * (default Query_time:sum), descending; ties go to the class whose largest offset is larger as
  * a string (pt-query-digest 3.2.1's tiebreaker). Classes without the ranking attribute, which
  * pt-query-digest leaves out of its report, come last instead of disappearing.
  */
 import { checksum } from '../fingerprint/fingerprint.js';
 import { type Attribute, parseOrderBy, stripBackticks } from './digest-attributes.js';
+import type { ClassColumns } from './class-columns.js';
+import { DBS, HOSTS, USERS } from './class-columns.js';
 import type {
-  ClassState,
   DigestClass,
   DigestReportOptions,
   DigestResult,
   ExecutionSummary,
   FlagSummary,
-  SampleEvent,
 } from './digest-types.js';
-import { decadeHistogram, type Metric, type MetricSummary, sumOf, summarize } from './metrics.js';
+import { decadeHistogram, type Metric, type MetricSummary, summarize } from './metrics.js';
 import type { SlowLogSkip } from './parser.js';
-import { binaryToDisplay, detach } from './text.js';
+import { binaryToDisplay } from './text.js';
 
 /** What the digest has built, as the result and the segment merge read it. */
 export interface DigestTables {
   readonly attributes: Attribute[];
   readonly attributeIds: Map<string, number>;
-  readonly classes: Map<string, ClassState>;
+  readonly cols: ClassColumns;
   /** Global metrics by attribute id. */
   readonly globals: (Metric | undefined)[];
   readonly queryTimeId: number;
@@ -44,47 +45,6 @@ export interface DigestTotals {
   skippedTotal: number;
   tsMin: string | undefined;
   tsMax: string | undefined;
-}
-
-const SMALL_DISTINCT = 8;
-
-/** A class seen for the first time: no events counted yet, `sample` as its example. */
-export function newClass(fingerprint: string, maxOffset: number, sample: SampleEvent): ClassState {
-  return {
-    fingerprint,
-    count: 0,
-    metrics: [],
-    flags: [],
-    dbs: [],
-    users: [],
-    hosts: [],
-    tsMin: undefined,
-    tsMax: undefined,
-    maxOffset,
-    sample,
-    pendingDb: false,
-    pendingTs: false,
-  };
-}
-
-/** Adds a distinct schema/user/host to a class (at most `maxDistinct`). */
-export function addDistinct(
-  state: ClassState,
-  key: 'dbs' | 'users' | 'hosts',
-  value: string,
-  maxDistinct: number,
-): void {
-  const set = state[key];
-  if (Array.isArray(set)) {
-    // Most classes see one schema, user and host: a short array costs far less than a Set
-    // (100k classes keep 300k of them); it becomes a Set once it holds SMALL_DISTINCT values.
-    if (set.includes(value) || set.length >= maxDistinct) return;
-    // concat(): an exact-length array (push() would reserve 16 more slots).
-    const grown = set.concat(detach(value));
-    state[key] = grown.length >= SMALL_DISTINCT && maxDistinct > SMALL_DISTINCT ? new Set(grown) : grown;
-    return;
-  }
-  if (!set.has(value) && set.size < maxDistinct) set.add(detach(value));
 }
 
 /** Sum of the first of `names` that the class has as a metric (null when none). */
@@ -115,74 +75,74 @@ function executionOf(
   };
 }
 
-function rankValue(
-  tables: DigestTables,
-  state: ClassState,
-  attribute: string,
-  fn: string,
-): number | undefined {
-  if (attribute === 'query_count' || attribute === 'count') return state.count;
+function rankValue(tables: DigestTables, c: number, attribute: string, fn: string): number | undefined {
+  if (attribute === 'query_count' || attribute === 'count') return tables.cols.count[c];
   const id = tables.attributeIds.get(attribute);
-  const metric = id === undefined ? undefined : state.metrics[id];
-  if (!metric || metric.cnt === 0) return undefined;
+  const column = id === undefined ? undefined : tables.cols.metrics[id];
+  if (!column || !(column.cnt[c]! > 0)) return undefined;
   switch (fn) {
     case 'min':
-      return metric.min;
+      return column.min[c];
     case 'max':
-      return metric.max;
+      return column.max[c];
     case 'avg':
-      return sumOf(metric) / metric.cnt;
+      return column.sum(c) / column.cnt[c]!;
     case 'cnt':
-      return metric.cnt;
+      return column.cnt[c];
     default:
-      return sumOf(metric);
+      return column.sum(c);
   }
 }
 
-function toClass(tables: DigestTables, state: ClassState, ranked: boolean): DigestClass {
-  const { attributes, clampQuantiles, queryTimeId } = tables;
+/** Class `c` as a result object. */
+export function toClass(tables: DigestTables, c: number, ranked: boolean): DigestClass {
+  const { attributes, clampQuantiles, cols, queryTimeId } = tables;
+  const strings = cols.strings;
   const metrics: Record<string, MetricSummary> = {};
-  state.metrics.forEach((metric, id) => {
-    const summary = summarize(metric, clampQuantiles);
+  cols.metrics.forEach((column, id) => {
+    const summary = summarize(column?.metric(c), clampQuantiles);
     if (summary) metrics[attributes[id]!.name] = summary;
   });
   const flags: Record<string, FlagSummary> = {};
-  state.flags.forEach((flag, id) => {
-    if (flag) flags[attributes[id]!.name] = { ...flag };
+  cols.flags.forEach((column, id) => {
+    if (column && column.count[c]! > 0) {
+      flags[attributes[id]!.name] = { yes: column.yes[c]!, count: column.count[c]! };
+    }
   });
-  const sample = state.sample;
+  const fingerprint = cols.fingerprint[c]!;
+  const sampleDb = strings.text(cols.sampleDb[c]!);
   return {
-    execution: executionOf(metrics, flags, metricNamed(tables, state, 'Read_rnd_next')),
-    checksum: checksum(state.fingerprint),
-    fingerprint: binaryToDisplay(state.fingerprint),
-    queryCount: state.count,
+    execution: executionOf(metrics, flags, metricNamed(tables, c, 'Read_rnd_next')),
+    checksum: checksum(fingerprint),
+    fingerprint: binaryToDisplay(fingerprint),
+    queryCount: cols.count[c]!,
     queryTime: metrics.Query_time,
     lockTime: metrics.Lock_time,
     rowsSent: metrics.Rows_sent,
     rowsExamined: metrics.Rows_examined,
     rowsAffected: metrics.Rows_affected,
-    queryTimeHistogram: decadeHistogram(state.metrics[queryTimeId]),
+    queryTimeHistogram: decadeHistogram(cols.metrics[queryTimeId]?.metric(c)),
     metrics,
     flags,
-    firstSeen: state.tsMin,
-    lastSeen: state.tsMax,
-    schemas: [...state.dbs].map(binaryToDisplay).sort(),
-    users: [...state.users].map(binaryToDisplay).sort(),
-    hosts: [...state.hosts].map(binaryToDisplay).sort(),
+    firstSeen: strings.text(cols.tsMin[c]!),
+    lastSeen: strings.text(cols.tsMax[c]!),
+    schemas: cols.distinct(c, DBS).map(binaryToDisplay).sort(),
+    users: cols.distinct(c, USERS).map(binaryToDisplay).sort(),
+    hosts: cols.distinct(c, HOSTS).map(binaryToDisplay).sort(),
     ranked,
     example: {
-      sql: binaryToDisplay(sample.query),
-      queryTime: sample.queryTime,
-      ts: sample.ts,
-      schema: sample.db === undefined ? undefined : binaryToDisplay(stripBackticks(sample.db)),
-      line: sample.line,
+      sql: binaryToDisplay(cols.samples.text(c)),
+      queryTime: cols.sampleQueryTime[c],
+      ts: strings.text(cols.sampleTs[c]!),
+      schema: sampleDb === undefined ? undefined : binaryToDisplay(stripBackticks(sampleDb)),
+      line: cols.sampleLine[c]!,
     },
   };
 }
 
-function metricNamed(tables: DigestTables, state: ClassState, name: string): Metric | undefined {
+function metricNamed(tables: DigestTables, c: number, name: string): Metric | undefined {
   const id = tables.attributeIds.get(name);
-  return id === undefined ? undefined : state.metrics[id];
+  return id === undefined ? undefined : tables.cols.metrics[id]?.metric(c);
 }
 
 function globalOf(tables: DigestTables, name: string): Metric | undefined {
@@ -196,7 +156,7 @@ export function digestResult(
   totals: DigestTotals,
   report: DigestReportOptions = {},
 ): DigestResult {
-  const { classes, clampQuantiles, kept } = tables;
+  const { cols, clampQuantiles, kept } = tables;
   const { events, skippedTotal, tsMin, tsMax } = totals;
   const { attribute, fn } = parseOrderBy(report.orderBy ?? 'Query_time:sum');
   if (kept !== undefined && !kept.has(attribute) && attribute !== 'query_count' && attribute !== 'count') {
@@ -204,26 +164,15 @@ export function digestResult(
       `ranking by ${attribute} needs a digest that aggregates it: createDigest({ orderBy }) or { attributes: 'all' }`,
     );
   }
-  // The tiebreaker compares offsets as strings: built once per class, not per comparison
-  // (a log with many classes has many ties).
-  const ranked: { state: ClassState; value: number | undefined; offset: string }[] = [];
-  for (const state of classes.values()) {
-    ranked.push({ state, value: rankValue(tables, state, attribute, fn), offset: String(state.maxOffset) });
-  }
-  ranked.sort((a, b) => {
-    if (a.value === undefined || b.value === undefined) {
-      return a.value === b.value ? 0 : a.value === undefined ? 1 : -1;
-    }
-    if (a.value !== b.value) return b.value - a.value;
-    return a.offset === b.offset ? 0 : a.offset < b.offset ? 1 : -1;
-  });
-  const limited = report.limit === undefined ? ranked : ranked.slice(0, report.limit);
-  const out: DigestClass[] = limited.map(({ state, value }) => toClass(tables, state, value !== undefined));
+  const order = rank(tables, attribute, fn);
+  const limited = report.limit === undefined ? order : order.slice(0, report.limit);
+  const one = (c: number): DigestClass => toClass(tables, c, ranked(tables, c, attribute, fn));
+  const out: DigestClass[] = report.lazy === true ? [] : limited.map(one);
   return {
     global: {
       queryCount: globalOf(tables, 'Query_time')?.cnt ?? 0,
       events,
-      uniqueQueryCount: classes.size,
+      uniqueQueryCount: cols.size,
       queryTime: summarize(globalOf(tables, 'Query_time'), clampQuantiles),
       lockTime: summarize(globalOf(tables, 'Lock_time'), clampQuantiles),
       rowsSent: summarize(globalOf(tables, 'Rows_sent'), clampQuantiles),
@@ -234,5 +183,48 @@ export function digestResult(
     classes: out,
     skipped: [...tables.skipped],
     skippedTotal,
+    ...(report.lazy === true
+      ? {
+          *eachClass(): Iterable<DigestClass> {
+            for (const c of limited) yield one(c);
+          },
+        }
+      : {}),
   };
+}
+
+/** Whether class `c` has a value for the ranking attribute (pt-query-digest reports only those). */
+export function ranked(tables: DigestTables, c: number, attribute: string, fn: string): boolean {
+  return rankValue(tables, c, attribute, fn) !== undefined;
+}
+
+/**
+ * The classes in report order: by `attribute:fn` descending, classes without a value last; ties
+ * go to the class whose largest offset is larger as a string (pt-query-digest 3.2.1).
+ */
+export function rank(tables: DigestTables, attribute: string, fn: string): number[] {
+  const n = tables.cols.size;
+  const values = new Float64Array(n);
+  const has = new Uint8Array(n);
+  // The tiebreaker compares offsets as strings: built once per class, not per comparison
+  // (a log with many classes has many ties).
+  const offsets: string[] = [];
+  const order: number[] = [];
+  for (let c = 0; c < n; c++) {
+    const value = rankValue(tables, c, attribute, fn);
+    if (value !== undefined) {
+      values[c] = value;
+      has[c] = 1;
+    }
+    offsets.push(String(tables.cols.maxOffset[c]));
+    order.push(c);
+  }
+  order.sort((a, b) => {
+    if (has[a] === 0 || has[b] === 0) return has[a] === has[b] ? 0 : has[a] === 0 ? 1 : -1;
+    if (values[a] !== values[b]) return values[b]! - values[a]!;
+    const x = offsets[a]!;
+    const y = offsets[b]!;
+    return x === y ? 0 : x < y ? 1 : -1;
+  });
+  return order;
 }

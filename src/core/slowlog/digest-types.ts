@@ -105,6 +105,11 @@ export interface DigestResult {
   skipped: SlowLogSkip[];
   /** Skips beyond `maxSkipped` are counted here but not listed. */
   skippedTotal: number;
+  /**
+   * With `lazy`: the ranked classes one at a time (`classes` is then empty), so that a caller
+   * writing every class of a big digest never holds them all. Not structured-clonable.
+   */
+  eachClass?: () => Iterable<DigestClass>;
 }
 
 /** Options for {@link createDigest}. */
@@ -163,6 +168,8 @@ export interface DigestReportOptions {
   orderBy?: string;
   /** Keep the first N classes after ranking. */
   limit?: number;
+  /** Leave `classes` empty and give `eachClass()` instead (see {@link DigestResult.eachClass}). */
+  lazy?: boolean;
 }
 
 /** An incremental aggregator. */

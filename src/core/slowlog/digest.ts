@@ -51,10 +51,10 @@ import {
   tsBeforePt,
   typeOf,
 } from './digest-attributes.js';
-import { absorbSegment, type MergeTarget, type MergeTotals } from './digest-merge.js';
-import { addDistinct, digestResult, type DigestTables, newClass } from './digest-report.js';
+import { ClassColumns, DBS, HOSTS, PENDING_DB, PENDING_TS, StringTable, USERS } from './class-columns.js';
+import { absorbSegment, type MergeTarget, type MergeTotals, segmentClasses } from './digest-merge.js';
+import { digestResult, type DigestTables } from './digest-report.js';
 import type {
-  ClassState,
   Digest,
   DigestOptions,
   DigestReportOptions,
@@ -103,7 +103,9 @@ export function createDigest(options: DigestOptions = {}): Digest {
   const attributes: Attribute[] = [];
   // Open-addressed (by name hash) cache of attribute ids for the attribute-line scanner.
   const nameSlots = new Int32Array(4096);
-  const classes = new Map<string, ClassState>();
+  // Strings kept once: times, schemas, users, hosts (see class-columns.ts).
+  const strings = new StringTable();
+  const cols = new ClassColumns(strings, maxDistinct);
   const globals: (Metric | undefined)[] = [];
   const fingerprintOf = createFingerprintCache();
   const skipped: SlowLogSkip[] = [];
@@ -115,6 +117,10 @@ export function createDigest(options: DigestOptions = {}): Digest {
   let lastTsNorm: string | undefined;
   let tsMin: string | undefined;
   let tsMax: string | undefined;
+  let lastTsText: string | undefined;
+  let lastTsId = 0;
+  let lastDbText: string | undefined;
+  let lastDbId = 0;
 
   // Per-event scratch: the final value of every attribute the event carries (later wins).
   let stamp = 0;
@@ -164,14 +170,14 @@ export function createDigest(options: DigestOptions = {}): Digest {
   const tables: DigestTables = {
     attributes,
     attributeIds,
-    classes,
+    cols,
     globals,
     queryTimeId,
     kept,
     clampQuantiles,
     skipped,
   };
-  const merger: MergeTarget = { ...tables, aggregated, maxDistinct, maxSkipped, idOf, tsBefore };
+  const merger: MergeTarget = { ...tables, aggregated, maxSkipped, idOf, tsBefore };
 
   // The parser's header names (`ts`, `user`, `host`, `Thread_id`, `timestamp`…) are a few
   // literals: a short list compared by identity costs less than a Map lookup per name.
@@ -406,7 +412,7 @@ export function createDigest(options: DigestOptions = {}): Digest {
       const props = event.properties;
       for (const name in props) setRaw(idOf(name), props[name]!);
     }
-    let fp = fingerprintOf(event.query);
+    const fp = fingerprintOf(event.query);
 
     let db = evDb ?? evSchema;
     let dbPending = false;
@@ -442,47 +448,39 @@ export function createDigest(options: DigestOptions = {}): Digest {
     }
     const adminZero = event.query.startsWith('administrator');
 
-    let state = classes.get(fp);
-    if (!state) {
-      fp = detach(fp);
-      db = db === undefined ? undefined : detach(db);
-      state = newClass(fp, event.offset, {
-        query: detach(event.query),
-        queryTime: undefined,
-        ts: tsNorm === undefined ? undefined : detach(tsNorm),
-        db,
-        line: event.line,
-        dbPending,
-        tsPending,
-      });
-      classes.set(fp, state);
+    let c = cols.rows.get(fp);
+    if (c === undefined) {
+      c = cols.add(detach(fp), event.offset, event.query, event.line);
+      cols.sampleTs[c] = tsNorm === undefined ? 0 : tsIdOf(tsNorm);
+      cols.sampleDb[c] = db === undefined ? 0 : strings.intern(db);
+      cols.samplePending[c] = (dbPending ? PENDING_DB : 0) | (tsPending ? PENDING_TS : 0);
     }
-    state.count++;
-    if (dbPending) state.pendingDb = true;
-    if (tsPending) state.pendingTs = true;
-    if (event.offset > state.maxOffset) state.maxOffset = event.offset;
+    cols.count[c]!++;
+    if (dbPending) cols.pending[c]! |= PENDING_DB;
+    if (tsPending) cols.pending[c]! |= PENDING_TS;
+    if (event.offset > cols.maxOffset[c]!) cols.maxOffset[c] = event.offset;
+    let tsId = 0;
     if (tsNorm !== undefined) {
-      const newer = tsMax === undefined || tsBefore(tsMax, tsNorm);
-      // detach() is called for every event (with '' it returns at once) so that its call site
-      // always has type feedback: a call first made after add() is optimised (a new second in
-      // `# Time:`) would make V8 throw add()'s optimised code away and compile it again.
-      const own = detach(newer ? tsNorm : '');
-      if (newer) {
+      tsId = tsIdOf(tsNorm);
+      const own = strings.values[tsId]!;
+      if (tsMax === undefined || tsBefore(tsMax, own)) {
         // The newest time so far (the usual case: logs are written in time order). No class's
         // tsMax is above the global one, and the minimums are set at the first time seen.
         tsMax = own;
         tsMin ??= own;
-        state.tsMax = own;
-        state.tsMin ??= own;
+        cols.tsMax[c] = tsId;
+        if (cols.tsMin[c] === 0) cols.tsMin[c] = tsId;
       } else {
-        if (state.tsMin === undefined || tsBefore(tsNorm, state.tsMin)) state.tsMin = detach(tsNorm);
-        if (state.tsMax === undefined || tsBefore(state.tsMax, tsNorm)) state.tsMax = detach(tsNorm);
-        if (tsMin === undefined || tsBefore(tsNorm, tsMin)) tsMin = detach(tsNorm);
+        const min = cols.tsMin[c]!;
+        if (min === 0 || tsBefore(own, strings.values[min]!)) cols.tsMin[c] = tsId;
+        const max = cols.tsMax[c]!;
+        if (max === 0 || tsBefore(strings.values[max]!, own)) cols.tsMax[c] = tsId;
+        if (tsMin === undefined || tsBefore(own, tsMin)) tsMin = own;
       }
     }
-    if (db !== undefined) addDistinct(state, 'dbs', stripBackticks(db), maxDistinct);
-    if (evUser !== undefined) addDistinct(state, 'users', evUser, maxDistinct);
-    if (evHost !== undefined) addDistinct(state, 'hosts', evHost, maxDistinct);
+    if (db !== undefined) cols.addDistinct(c, DBS, dbIdOf(db));
+    if (evUser !== undefined) cols.addDistinct(c, USERS, strings.intern(evUser));
+    if (evHost !== undefined) cols.addDistinct(c, HOSTS, strings.intern(evHost));
 
     for (let p = 0; p < present.length; p++) {
       const id = present[p]!;
@@ -514,35 +512,46 @@ export function createDigest(options: DigestOptions = {}): Digest {
           if (Number.isNaN(value)) continue;
         }
         const bucket = attribute.bucketed ? bucketIndex(value) : 0;
-        let metric = state.metrics[id];
-        if (!metric) state.metrics[id] = metric = newMetric(attribute.bucketed, false);
-        addValue(metric, value, bucket);
+        const column = cols.metrics[id] ?? cols.metric(id, attribute.bucketed, attribute.countsPositive);
+        column.add(c, value, bucket);
         if (attribute.global) {
           let global = globals[id];
           if (!global) globals[id] = global = newMetric(attribute.bucketed, true);
           addValue(global, value, bucket);
         }
-        if (id === queryTimeId && value >= metric.max) {
-          state.sample = {
-            query: detach(event.query),
-            queryTime: raw === undefined ? undefined : detach(raw),
-            ts: tsNorm === undefined ? undefined : detach(tsNorm),
-            db: db === undefined ? undefined : detach(db),
-            line: event.line,
-            dbPending,
-            tsPending,
-          };
+        if (id === queryTimeId && value >= column.max[c]!) {
+          cols.samples.set(c, event.query);
+          cols.sampleQueryTime[c] = raw === undefined ? undefined : detach(raw);
+          cols.sampleTs[c] = tsId;
+          cols.sampleDb[c] = db === undefined ? 0 : strings.intern(db);
+          cols.sampleLine[c] = event.line;
+          cols.samplePending[c] = (dbPending ? PENDING_DB : 0) | (tsPending ? PENDING_TS : 0);
         }
       } else if (type === 'bool') {
-        let flag = state.flags[id];
-        if (!flag) state.flags[id] = flag = { yes: 0, count: 0 };
-        flag.count++;
-        if (!isNumeric && raw === 'Yes') flag.yes++;
+        const flag = cols.flags[id] ?? cols.flag(id);
+        flag.count[c]!++;
+        if (!isNumeric && raw === 'Yes') flag.yes[c]!++;
       }
     }
   }
 
-  /** Adds a distinct schema/user/host to a class (at most `maxDistinct`). */
+  /** The id of a (normalised) time: logs repeat the same second, so the last one is cached. */
+  function tsIdOf(ts: string): number {
+    if (ts !== lastTsText) {
+      lastTsId = strings.intern(ts);
+      lastTsText = strings.values[lastTsId];
+    }
+    return lastTsId;
+  }
+
+  /** The id of a `use`/Schema db with its backticks stripped (the last one is cached). */
+  function dbIdOf(db: string): number {
+    if (db !== lastDbText) {
+      lastDbId = strings.intern(stripBackticks(db));
+      lastDbText = detach(db);
+    }
+    return lastDbId;
+  }
 
   function result(report: DigestReportOptions = {}): DigestResult {
     return digestResult(tables, { events, skippedTotal, tsMin, tsMax }, report);
@@ -552,7 +561,7 @@ export function createDigest(options: DigestOptions = {}): Digest {
     return {
       aggregated,
       attributes: attributes.map((attribute) => ({ name: attribute.name, type: attribute.type })),
-      classes: [...classes.values()],
+      classes: segmentClasses(cols),
       globals,
       events,
       skipped,
@@ -585,7 +594,7 @@ export function createDigest(options: DigestOptions = {}): Digest {
       return events;
     },
     get classCount(): number {
-      return classes.size;
+      return cols.size;
     },
   };
 }

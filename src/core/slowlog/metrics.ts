@@ -66,13 +66,13 @@ export interface Metric {
 const BUCK_SIZE = 1.05;
 const BASE_LOG = Math.log(BUCK_SIZE);
 const BASE_OFFSET = Math.abs(1 - Math.log(0.000001) / BASE_LOG);
-const NUM_BUCK = 1000;
+export const NUM_BUCK = 1000;
 const MIN_BUCK = 0.000001;
 const BUCKET_VALUES: number[] = Array.from({ length: NUM_BUCK }, (_, i) =>
   i === 0 ? 0 : BUCK_SIZE ** (i - 1) * MIN_BUCK,
 );
 /** Distinct buckets a metric keeps as pairs before switching to the dense array. */
-const SPARSE_BUCKETS = 24;
+export const SPARSE_BUCKETS = 24;
 
 /** Labels of pt-query-digest's `Query_time distribution` chart, one per decade from 1 µs. */
 export const QUERY_TIME_BUCKETS = ['1us', '10us', '100us', '1ms', '10ms', '100ms', '1s', '10s+'] as const;

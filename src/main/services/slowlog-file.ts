@@ -43,6 +43,12 @@ export type WorkerChoice = boolean | { path: string | URL; execArgv?: string[] }
 
 /** Options for {@link digestSlowLogFiles}. */
 export interface DigestFilesOptions extends DigestReportOptions {
+  /**
+   * Give the classes one at a time (`eachClass()`, `classes` left empty) so that writing every
+   * class of a big digest never holds them all; only when digesting on the calling thread (a
+   * worker's result is always complete).
+   */
+  lazy?: boolean;
   /** `all`: aggregate every attribute of the log, as pt-query-digest does (see DigestOptions). */
   attributes?: 'reported' | 'all';
   /** Read the log exactly as pt-query-digest 3.2.1 does, also where it is wrong (SlowLogParserOptions). */
@@ -225,11 +231,12 @@ function digestResult(
   inputs: readonly { name: string; bytes: number }[],
   bytesRead: number,
   started: number,
-  options: Pick<DigestFilesOptions, 'orderBy' | 'limit'>,
+  options: Pick<DigestFilesOptions, 'orderBy' | 'limit' | 'lazy'>,
 ): SlowLogFileResult {
   const result = digest.result({
     ...(options.orderBy === undefined ? {} : { orderBy: options.orderBy }),
     ...(options.limit === undefined ? {} : { limit: options.limit }),
+    ...(options.lazy === true ? { lazy: true } : {}),
   });
   return {
     source: {
