@@ -18,6 +18,7 @@ import { schemaSchemas, type SchemaApi } from './api/schema.js';
 import { ddlSchemas, type DdlApi } from './api/ddl.js';
 import { filesSchemas, type FilesApi } from './api/files.js';
 import { indexesSchemas, type IndexesApi } from './api/indexes.js';
+import { querySchemas, type QueryApi } from './api/query.js';
 
 export { apiMethods, type ApiMethod };
 
@@ -89,6 +90,7 @@ export const requestSchemas = {
   ...ddlSchemas,
   ...filesSchemas,
   ...indexesSchemas,
+  ...querySchemas,
 } as const satisfies Record<ApiMethod, z.ZodType>;
 
 export interface AppInfo {
@@ -122,7 +124,8 @@ export interface AdvisorApi
     SchemaApi,
     DdlApi,
     FilesApi,
-    IndexesApi {
+    IndexesApi,
+    QueryApi {
   'app.info'(request?: Record<string, never>): Promise<AppInfo>;
   'connection.open'(request: ConnectionParams): Promise<OpenResult>;
   'connection.close'(request: { connectionId: string }): Promise<void>;

@@ -46,6 +46,7 @@ export const apiMethods = [
   'ddl.cancel',
   'files.choose',
   'indexes.design',
+  'query.run',
 ] as const;
 export type ApiMethod = (typeof apiMethods)[number];
 

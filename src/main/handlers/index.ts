@@ -16,6 +16,7 @@ import { createFilesHandlers } from './files.js';
 import { createIndexesHandlers } from './indexes.js';
 import { createLocksHandlers } from './locks.js';
 import { createProfilesHandlers } from './profiles.js';
+import { createQueryHandlers } from './query.js';
 import { createSchemaHandlers } from './schema.js';
 import { createSqlModeHandlers } from './sqlmode.js';
 import { createUiHandlers } from './ui.js';
@@ -46,5 +47,6 @@ export function createHandlers(services: Services): AdvisorApi {
     ...createDdlHandlers(services),
     ...createFilesHandlers(services),
     ...createIndexesHandlers(services),
+    ...createQueryHandlers(services),
   };
 }

@@ -28,7 +28,10 @@ const KILL_WAIT_MS = 3_000;
  * only the last resort (no killer, or the kill failed or hung): the server would go on running the
  * statement, so the watchdogs never rely on it.
  */
-async function stopOnServer(connection: Connection, killQuery: QueryKiller | undefined): Promise<void> {
+export async function stopOnServer(
+  connection: Connection,
+  killQuery: QueryKiller | undefined,
+): Promise<void> {
   const threadId = (connection as { threadId?: number | null }).threadId ?? null;
   const killer = killQuery ?? queryKillerOf(connection);
   const destroy = (): void => (connection as { destroy?: () => void }).destroy?.();
