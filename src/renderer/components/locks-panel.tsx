@@ -1,19 +1,18 @@
 // The Locks panel: polling (pausable, adjustable), the blocking tree, details with rewrites (loaded on selection, copy) and kill behind a confirmation.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { AdvisorApi } from '../../shared/api.js';
 import type { LockSnapshot, LockWaitView } from '../../core/locks/snapshot.js';
 import type { DeadlockHistoryEntry } from '../../core/locks/deadlock.js';
 import type { BlockingNode } from '../../core/locks/tree.js';
 import type { TxnInfo } from '../../core/locks/types.js';
-import { ErrorBox, toShownError, type ShownError } from './error-box.js';
+import { ErrorBox, toShownError } from './error-box.js';
+import { PollingToolbar } from './polling-toolbar.js';
+import { usePolling } from '../state/polling.js';
 import { KillConfirm, type KillRequest } from './kill-confirm.js';
 import { MetadataTree } from './locks-metadata.js';
 import { TransactionsView } from './transactions-view.js';
 import { productionField } from './production-confirm.js';
 import { LockCounts, Rewrites } from './locks-rewrites.js';
-
-/** Poll intervals offered, in seconds. */
-export const pollIntervals = [1, 2, 5, 10, 30] as const;
 
 /** Props of {@link LocksPanel}. */
 export interface LocksPanelProps {
@@ -27,37 +26,22 @@ export interface LocksPanelProps {
 
 /** Live lock view; polls while mounted and not paused. */
 export function LocksPanel({ api, connectionId, production = null, linkUp = true }: LocksPanelProps) {
-  const [snapshot, setSnapshot] = useState<LockSnapshot | null>(null);
-  const [error, setError] = useState<ShownError | null>(null);
-  const [paused, setPaused] = useState(false);
-  const [interval, setIntervalSeconds] = useState<number>(2);
   const [selected, setSelected] = useState<string | null>(null);
   const [kill, setKill] = useState<KillRequest | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  const [killError, setKillError] = useState<ReturnType<typeof toShownError> | null>(null);
   const [view, setView] = useState<'waits' | 'transactions'>('waits');
   const [refreshTransactions, setRefreshTransactions] = useState(0);
-  const inFlight = useRef(false);
-
-  const poll = useCallback(async () => {
-    if (!connectionId || inFlight.current) return;
-    inFlight.current = true;
-    try {
-      // Rewrites are not parsed inside the poll (it must stay fast); the details load them per statement.
-      setSnapshot(await api['locks.poll']({ connectionId }));
-      setError(null);
-    } catch (caught) {
-      setError(toShownError(caught));
-    } finally {
-      inFlight.current = false;
-    }
-  }, [api, connectionId]);
-
-  useEffect(() => {
-    if (!connectionId || paused || !linkUp || view !== 'waits') return;
-    void poll();
-    const timer = window.setInterval(() => void poll(), interval * 1000);
-    return () => window.clearInterval(timer);
-  }, [connectionId, paused, linkUp, interval, poll, view]);
+  // Rewrites are not parsed inside the poll (it must stay fast); the details load them per statement.
+  const read = useCallback(
+    (): Promise<LockSnapshot> => api['locks.poll']({ connectionId: connectionId! }),
+    [api, connectionId],
+  );
+  const polling = usePolling(connectionId ? read : null, { enabled: view === 'waits', linkUp });
+  const { snapshot, pollNow: poll } = polling;
+  const error = killError ?? polling.error;
+  // A kill's error stays until the next snapshot arrives, as a poll's error does.
+  useEffect(() => setKillError(null), [snapshot]);
 
   if (!connectionId) {
     return (
@@ -81,6 +65,7 @@ export function LocksPanel({ api, connectionId, production = null, linkUp = true
 
   async function runKill(target: KillRequest, confirmation: string | undefined) {
     setKill(null);
+    setKillError(null);
     if (!connectionId) return;
     try {
       await api['locks.kill']({
@@ -94,7 +79,7 @@ export function LocksPanel({ api, connectionId, production = null, linkUp = true
       if (view === 'waits') void poll();
       else setRefreshTransactions((count) => count + 1);
     } catch (caught) {
-      setError(toShownError(caught));
+      setKillError(toShownError(caught));
     }
   }
 
@@ -134,40 +119,17 @@ export function LocksPanel({ api, connectionId, production = null, linkUp = true
         />
       ) : (
         <>
-          <div className="plan__toolbar" role="toolbar" aria-label="Polling">
-            <button
-              type="button"
-              className="button button--small"
-              onClick={() => setPaused((value) => !value)}
-              aria-pressed={paused}
-              data-testid="locks-pause"
-            >
-              {paused ? 'Resume' : 'Pause'}
-            </button>
-            <label className="locks__interval">
-              every
-              <select
-                aria-label="Poll interval"
-                value={interval}
-                onChange={(event) => setIntervalSeconds(Number(event.target.value))}
-                data-testid="locks-interval"
-              >
-                {pollIntervals.map((seconds) => (
-                  <option key={seconds} value={seconds}>
-                    {seconds} s
-                  </option>
-                ))}
-              </select>
-            </label>
-            <button type="button" className="button button--small" onClick={() => void poll()}>
-              Poll now
-            </button>
-            <span className="status-bar__muted" data-testid="locks-status">
-              {paused ? 'paused' : linkUp ? 'live' : 'paused: reconnecting'}
-              {snapshot &&
-                ` · ${snapshot.source} · ${new Date(snapshot.takenAt).toLocaleTimeString()} · ${Math.round(snapshot.elapsedMs)} ms`}
-            </span>
-          </div>
+          <PollingToolbar
+            polling={polling}
+            linkUp={linkUp}
+            label="Polling"
+            intervalLabel="Poll interval"
+            testIdPrefix="locks"
+            status={
+              snapshot &&
+              ` · ${snapshot.source} · ${new Date(snapshot.takenAt).toLocaleTimeString()} · ${Math.round(snapshot.elapsedMs)} ms`
+            }
+          />
           {error && (
             <div className="panels__error">
               <ErrorBox error={error} testId="locks-error" />

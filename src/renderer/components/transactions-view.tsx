@@ -2,7 +2,7 @@
 // locked/modified, last statements and who blocks whom, the history list length, and the processlist with
 // filters. Read-only; Kill goes through the shared confirmation. Statements are other sessions' SQL:
 // rendered as text (React escapes it), never run.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import type { AdvisorApi } from '../../shared/api.js';
 import type { Relation, TransactionView, TransactionsSnapshot } from '../../core/locks/transactions.js';
 import {
@@ -11,10 +11,10 @@ import {
   orderTransactions,
   type ProcessFilters,
 } from '../state/transactions.js';
-import { ErrorBox, toShownError, type ShownError } from './error-box.js';
+import { ErrorBox } from './error-box.js';
+import { PollingToolbar } from './polling-toolbar.js';
+import { usePolling } from '../state/polling.js';
 import type { KillRequest } from './kill-confirm.js';
-
-const intervals = [1, 2, 5, 10, 30] as const;
 
 export function TransactionsView({
   api,
@@ -30,32 +30,14 @@ export function TransactionsView({
   /** Bumped after a kill: poll again at once. */
   refresh: number;
 }) {
-  const [snapshot, setSnapshot] = useState<TransactionsSnapshot | null>(null);
-  const [error, setError] = useState<ShownError | null>(null);
-  const [paused, setPaused] = useState(false);
-  const [interval, setIntervalSeconds] = useState<number>(2);
   const [filters, setFilters] = useState<ProcessFilters>(defaultProcessFilters);
-  const inFlight = useRef(false);
+  const read = useCallback(
+    (): Promise<TransactionsSnapshot> => api['locks.transactions']({ connectionId }),
+    [api, connectionId],
+  );
+  const polling = usePolling(read, { linkUp });
+  const { snapshot, error, pollNow: poll } = polling;
 
-  const poll = useCallback(async () => {
-    if (inFlight.current) return;
-    inFlight.current = true;
-    try {
-      setSnapshot(await api['locks.transactions']({ connectionId }));
-      setError(null);
-    } catch (caught) {
-      setError(toShownError(caught));
-    } finally {
-      inFlight.current = false;
-    }
-  }, [api, connectionId]);
-
-  useEffect(() => {
-    if (paused || !linkUp) return;
-    void poll();
-    const timer = window.setInterval(() => void poll(), interval * 1000);
-    return () => window.clearInterval(timer);
-  }, [paused, linkUp, interval, poll]);
   useEffect(() => {
     if (refresh > 0) void poll();
   }, [refresh, poll]);
@@ -66,39 +48,17 @@ export function TransactionsView({
 
   return (
     <div className="trx" data-testid="trx-view">
-      <div className="plan__toolbar" role="toolbar" aria-label="Transactions polling">
-        <button
-          type="button"
-          className="button button--small"
-          onClick={() => setPaused((value) => !value)}
-          aria-pressed={paused}
-          data-testid="trx-pause"
-        >
-          {paused ? 'Resume' : 'Pause'}
-        </button>
-        <label className="locks__interval">
-          every
-          <select
-            aria-label="Transactions poll interval"
-            value={interval}
-            onChange={(event) => setIntervalSeconds(Number(event.target.value))}
-          >
-            {intervals.map((seconds) => (
-              <option key={seconds} value={seconds}>
-                {seconds} s
-              </option>
-            ))}
-          </select>
-        </label>
-        <button type="button" className="button button--small" onClick={() => void poll()}>
-          Poll now
-        </button>
-        <span className="status-bar__muted" data-testid="trx-status">
-          {paused ? 'paused' : linkUp ? 'live' : 'paused: reconnecting'}
-          {snapshot &&
-            ` · ${snapshot.transactions.length} open transaction${snapshot.transactions.length === 1 ? '' : 's'} · history list length ${snapshot.historyListLength ?? 'unknown'} · ${new Date(snapshot.takenAt).toLocaleTimeString()} · ${snapshot.elapsedMs} ms`}
-        </span>
-      </div>
+      <PollingToolbar
+        polling={polling}
+        linkUp={linkUp}
+        label="Transactions polling"
+        intervalLabel="Transactions poll interval"
+        testIdPrefix="trx"
+        status={
+          snapshot &&
+          ` · ${snapshot.transactions.length} open transaction${snapshot.transactions.length === 1 ? '' : 's'} · history list length ${snapshot.historyListLength ?? 'unknown'} · ${new Date(snapshot.takenAt).toLocaleTimeString()} · ${snapshot.elapsedMs} ms`
+        }
+      />
       {error && (
         <div className="panels__error">
           <ErrorBox error={error} testId="trx-error" />

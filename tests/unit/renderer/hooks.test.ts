@@ -23,6 +23,7 @@ import { useAnalysis } from '../../../src/renderer/state/analysis.js';
 import type { EditorPort, Workbench } from '../../../src/renderer/state/context.js';
 import { useJobEvents } from '../../../src/renderer/state/job.js';
 import { useLiveCapture } from '../../../src/renderer/state/live-capture.js';
+import { usePolling } from '../../../src/renderer/state/polling.js';
 import { createStore, useStore } from '../../../src/renderer/state/store.js';
 import { useRuleToggles } from '../../../src/renderer/state/suggestions.js';
 import { useTabs } from '../../../src/renderer/state/tabs.js';
@@ -520,5 +521,61 @@ describe('useLinkStatus', () => {
     expect(result.current.status).toBeNull();
     await act(() => vi.advanceTimersByTimeAsync(10_000));
     expect(bridge.calls).toHaveLength(2);
+  });
+});
+
+describe('usePolling', () => {
+  it('reads at once, then every interval; one read at a time; pause, a lost link and enabled=false stop it', async () => {
+    vi.useFakeTimers();
+    const resolvers: Array<(value: number) => void> = [];
+    const read = vi.fn(() => new Promise<number>((resolve) => resolvers.push(resolve)));
+    const { result, rerender } = renderHook(({ linkUp, enabled }) => usePolling(read, { linkUp, enabled }), {
+      initialProps: { linkUp: true, enabled: true },
+    });
+    await act(() => vi.advanceTimersByTimeAsync(0));
+    expect(read).toHaveBeenCalledTimes(1);
+    // The first read has not answered: the next tick and pollNow do not start a second one.
+    await act(() => vi.advanceTimersByTimeAsync(2000));
+    await act(() => result.current.pollNow());
+    expect(read).toHaveBeenCalledTimes(1);
+    await act(async () => resolvers[0]!(7));
+    expect(result.current.snapshot).toBe(7);
+    await act(() => vi.advanceTimersByTimeAsync(2000));
+    expect(read).toHaveBeenCalledTimes(2);
+    await act(async () => resolvers[1]!(8));
+    act(() => result.current.setIntervalSeconds(10));
+    await act(() => vi.advanceTimersByTimeAsync(0));
+    await act(async () => resolvers[2]!(9));
+    const afterInterval = read.mock.calls.length;
+    await act(() => vi.advanceTimersByTimeAsync(9000));
+    expect(read).toHaveBeenCalledTimes(afterInterval);
+    act(() => result.current.setPaused(() => true));
+    await act(() => vi.advanceTimersByTimeAsync(60_000));
+    expect(read).toHaveBeenCalledTimes(afterInterval);
+    rerender({ linkUp: false, enabled: true });
+    act(() => result.current.setPaused(() => false));
+    await act(() => vi.advanceTimersByTimeAsync(60_000));
+    rerender({ linkUp: true, enabled: false });
+    await act(() => vi.advanceTimersByTimeAsync(60_000));
+    expect(read).toHaveBeenCalledTimes(afterInterval);
+    expect(result.current.snapshot).toBe(9);
+  });
+
+  it('a failed read is the error beside the last snapshot; the next good read clears it', async () => {
+    vi.useFakeTimers();
+    let fail = false;
+    const read = vi.fn(async () => {
+      if (fail) throw new AdvisorError('CONNECTION_LOST', 'the server went away');
+      return 'ok';
+    });
+    const { result } = renderHook(() => usePolling(read));
+    await act(() => vi.advanceTimersByTimeAsync(0));
+    fail = true;
+    await act(() => vi.advanceTimersByTimeAsync(2000));
+    expect(result.current.snapshot).toBe('ok');
+    expect(result.current.error?.message).toContain('the server went away');
+    fail = false;
+    await act(() => vi.advanceTimersByTimeAsync(2000));
+    expect(result.current.error).toBeNull();
   });
 });
