@@ -370,7 +370,7 @@ function notIndexable(
 /**
  * A view has no indexes of its own (ALTER TABLE on a view fails with ERROR 1347): index, functional
  * index and generated-column suggestions on a view's columns are dropped, with a note to index the
- * base table the view reads (the schema loader only knows views from DDL text).
+ * base table the view reads (views and sequences come from DDL text or the live loader).
  */
 function withoutIndexesOnViews(findings: Finding[], schema: SchemaModel, database: string | null): void {
   for (const finding of findings) {

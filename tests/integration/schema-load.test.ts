@@ -103,7 +103,8 @@ async function serverModel(connection: Connection, database: string): Promise<Sc
       if (column) column.invisible = true;
     }
   }
-  return { source: 'live', tables: [...live.tables, ...views.values()] };
+  // The live loader reads views and sequences too; the truth for those is built here, independently.
+  return { source: 'live', tables: [...live.tables.filter((table) => !table.kind), ...views.values()] };
 }
 
 /** Runs a script as the mysql client would (DELIMITER blocks included), statement by statement. */

@@ -121,7 +121,7 @@ export const run: CliCommand = async (argv, io) => {
         throw new UsageError('Name the database in the DSN (mysql://…/DATABASE) or give --schema files.');
       const schema: SchemaModel = values.schema?.length
         ? offlineSchema(await readSchemas(values.schema, io), server.flavor)
-        : await loadSchema(connection, server, server.database ?? '');
+        : baseTablesOnly(await loadSchema(connection, server, server.database ?? ''));
       const workload =
         statements ??
         (await (async () => {
@@ -306,4 +306,9 @@ function formatText(plan: WorkloadPlan, unused?: UnusedIndexReport): string {
   }
   for (const caveat of unused?.status === 'measured' ? unused.caveats : []) lines.push(`caveat: ${caveat}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** Views and sequences cannot be indexed: the live index set designs for base tables only. */
+function baseTablesOnly(schema: SchemaModel): SchemaModel {
+  return { ...schema, tables: schema.tables.filter((table) => !table.kind) };
 }

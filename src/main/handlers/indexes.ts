@@ -27,9 +27,11 @@ export function createIndexesHandlers(services: Services): IndexesApi {
           throw new AdvisorError('INVALID_INPUT', 'The index set needs the schema of a database.', {
             hint: 'Choose a default database for this connection.',
           });
-        const schema = await loadSchema(connection, server, server.database).catch((error: unknown) => {
+        const loaded = await loadSchema(connection, server, server.database).catch((error: unknown) => {
           throw mapMysqlError(error, { host: target.host, port: target.port, action: 'Reading the schema' });
         });
+        // Views and sequences cannot be indexed: the index set designs for base tables only.
+        const schema = { ...loaded, tables: loaded.tables.filter((table) => !table.kind) };
         // Equality columns ordered by selectivity: the server's statistics for the tables a first design touches.
         const first = designWorkloadIndexes(statements, schema, server, options);
         const distinct = await tableDistinctCounts(

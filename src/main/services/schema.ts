@@ -1,4 +1,5 @@
-// Loads the SchemaModel of live tables from information_schema (read-only, bounded).
+// Loads the SchemaModel of live tables, views and (MariaDB) sequences from information_schema
+// (read-only, bounded).
 
 import type { Connection, RowDataPacket } from 'mysql2/promise';
 import type { ColumnInfo, IndexInfo, SchemaModel, TableInfo } from '../../core/model/schema.js';
@@ -9,7 +10,8 @@ import type { OutlineDatabase, OutlineTable, SchemaOutline } from '../../core/sq
 export const MAX_TABLES = 500;
 
 /**
- * Load tables of `database` (all of them, bounded by MAX_TABLES, or only `tableNames`).
+ * Load tables, views and sequences of `database` (all of them, bounded by MAX_TABLES, or only
+ * `tableNames`). Views have their columns (with the types the server derives) and no indexes.
  * Column order, generated expressions, collations and index parts (with functional
  * expressions on MySQL >= 8.0.13) are read.
  */
@@ -23,10 +25,15 @@ export async function loadSchema(
     tableNames && tableNames.length > 0 ? ` AND TABLE_NAME IN (${tableNames.map(() => '?').join(',')})` : '';
   const params = [database, ...(tableNames ?? [])];
   // MariaDB lists system-versioned tables as TABLE_TYPE 'SYSTEM VERSIONED': they are base tables too.
+  // Views and MariaDB sequences are read as well (kind 'view' / 'sequence', as the DDL loader marks
+  // them), so queries on them resolve their columns and no index is proposed on them; base tables
+  // come first when MAX_TABLES cuts the list. Every information_schema read is filtered by
+  // TABLE_SCHEMA (MariaDB 10.11 has crashed reading COLUMNS broadly under load).
   const [tableRows] = await connection.query<RowDataPacket[]>(
-    `SELECT TABLE_NAME AS name, ENGINE AS engine, TABLE_COLLATION AS collation, TABLE_ROWS AS table_rows
-       FROM information_schema.TABLES WHERE TABLE_SCHEMA = ? AND TABLE_TYPE IN ('BASE TABLE', 'SYSTEM VERSIONED')${filter}
-      ORDER BY TABLE_NAME LIMIT ${MAX_TABLES}`,
+    `SELECT TABLE_NAME AS name, TABLE_TYPE AS type, ENGINE AS engine, TABLE_COLLATION AS collation, TABLE_ROWS AS table_rows
+       FROM information_schema.TABLES
+      WHERE TABLE_SCHEMA = ? AND TABLE_TYPE IN ('BASE TABLE', 'SYSTEM VERSIONED', 'VIEW', 'SEQUENCE')${filter}
+      ORDER BY TABLE_TYPE IN ('VIEW', 'SEQUENCE'), TABLE_NAME LIMIT ${MAX_TABLES}`,
     params,
   );
   if (tableRows.length === 0) return { source: 'live', tables: [] };
@@ -69,6 +76,8 @@ export async function loadSchema(
 
   const tables = new Map<string, TableInfo>();
   for (const row of tableRows) {
+    const type = String(row.type ?? '').toUpperCase();
+    const kind = type === 'VIEW' ? 'view' : type === 'SEQUENCE' ? 'sequence' : undefined;
     tables.set(String(row.name), {
       schema: database,
       name: String(row.name),
@@ -76,14 +85,17 @@ export async function loadSchema(
       indexes: [],
       engine: row.engine === null ? null : String(row.engine),
       collation: row.collation === null ? null : String(row.collation),
-      rowsEstimate: row.table_rows === null ? null : Number(row.table_rows),
+      rowsEstimate: kind === 'view' || row.table_rows === null ? null : Number(row.table_rows),
+      ...(kind ? { kind } : {}),
     });
   }
   for (const row of columnRows) {
     const table = tables.get(String(row.table_name));
     if (!table) continue;
-    const extra = String(row.extra ?? '').toLowerCase();
-    const generation = row.generation ? String(row.generation) : '';
+    // A view's column is not generated nor AUTO_INCREMENT of its own (those belong to the base table).
+    const ownColumn = table.kind !== 'view';
+    const extra = ownColumn ? String(row.extra ?? '').toLowerCase() : '';
+    const generation = ownColumn && row.generation ? String(row.generation) : '';
     const column: ColumnInfo = {
       name: String(row.name),
       dataType: String(row.data_type).toLowerCase(),
