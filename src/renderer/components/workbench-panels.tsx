@@ -6,7 +6,7 @@ import { features, type Workbench } from '../state/context.js';
 import { suggestionActions } from '../state/suggestions.js';
 import type { useTabs } from '../state/tabs.js';
 import { activeAnalysis, liveOf, type PanelId, type WorkbenchState } from '../state/workbench.js';
-import { itemsOfStatement } from '../plan-view.js';
+import { itemsOfStatement, statementAt } from '../plan-view.js';
 import { severityCounts, type ReportItem } from '../report-items.js';
 import type { ShortcutKeys } from './app-commands.js';
 import { ErrorBox } from './error-box.js';
@@ -16,6 +16,7 @@ import { IndexesPanel } from './indexes-panel.js';
 import { LocksPanel } from './locks-panel.js';
 import { ModesPanel } from './modes-panel.js';
 import { PlanPanel } from './plan-panel.js';
+import { RunPanel } from './run-panel.js';
 import { TopQueriesPanel } from './top-queries-panel.js';
 
 const panelList: { id: PanelId; label: string }[] = [
@@ -26,6 +27,7 @@ const panelList: { id: PanelId; label: string }[] = [
   ...(features.locks ? [{ id: 'locks' as const, label: 'Locks' }] : []),
   ...(features.modes ? [{ id: 'modes' as const, label: 'Modes' }] : []),
   ...(features.export ? [{ id: 'export' as const, label: 'Export' }] : []),
+  ...(features.run ? [{ id: 'run' as const, label: 'Run' }] : []),
 ];
 
 export function WorkbenchPanels({
@@ -193,6 +195,16 @@ export function WorkbenchPanels({
             where={live?.label ?? null}
             production={productionName(session)}
             applyRequest={state.exportApplyRequest}
+          />
+        )}
+        {panel === 'run' && features.run && (
+          <RunPanel
+            api={api}
+            connectionId={live?.connectionId ?? null}
+            getStatement={() => {
+              const editor = wb.editor();
+              return editor ? (statementAt(editor.getText(), editor.cursorOffset())?.sql ?? null) : null;
+            }}
           />
         )}
       </div>

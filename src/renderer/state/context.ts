@@ -51,4 +51,5 @@ export const features = {
   export: hasMethod('workspace.get') && hasMethod('export.preview'),
   ruleToggles: hasMethod('workspace.get') && hasMethod('workspace.setRuleDisabled'),
   indexes: hasMethod('indexes.design'),
+  run: hasMethod('query.run'),
 } as const;
