@@ -86,6 +86,26 @@ describe.each(testServers())('Run (read-only) on $flavor', ({ url }) => {
     expect(await runningWith(marker)).toEqual([]);
   });
 
+  it('stops a huge result at the row limit with KILL QUERY, long before the time limit', async () => {
+    const { target, server } = await open();
+    const marker = `huge_${database}`;
+    const started = Date.now();
+    // 2500^3 rows: without the kill the client would wait for the 60 s time limit.
+    const result = await runReadQuery(
+      target,
+      server,
+      `SELECT a.id AS ${marker}, b.id, c.id FROM t a, t b, t c`,
+      {
+        rowLimit: 5,
+        timeoutMs: 60_000,
+      },
+    );
+    expect(result.rows).toHaveLength(5);
+    expect(result.truncated).toBe(true);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(await runningWith(marker)).toEqual([]);
+  });
+
   it('stops a slow query at the time limit on the server (canary: nothing of ours left in the processlist)', async () => {
     const { target, server } = await open();
     const marker = `slow_${database}`;
