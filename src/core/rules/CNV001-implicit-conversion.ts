@@ -5,8 +5,8 @@ import { isStringColumn } from '../advice/column-types.js';
 import { literalOf } from '../advice/literals.js';
 import { editStatement, stringNode } from '../advice/sql-edit.js';
 import { type AstNode, isNode } from '../sql/ast.js';
-import { VALUE_COMPARISON_OPERATORS } from '../sql/predicates.js';
 import { defineRule, spanOf } from './engine.js';
+import { columnComparisons } from './utils/column-comparisons.js';
 
 export const rule = defineRule({
   meta: {
@@ -34,23 +34,7 @@ export const rule = defineRule({
   },
   detect(context) {
     for (const site of context.sites()) {
-      if (
-        !site.operator ||
-        !VALUE_COMPARISON_OPERATORS.has(site.operator) ||
-        site.clause === 'order-by' ||
-        site.clause === 'group-by'
-      )
-        continue;
-      const sides: [AstNode | null, AstNode | null][] = [
-        [site.left, site.right],
-        [site.right, site.left],
-      ];
-      for (const [columnSide, valueSide] of sides) {
-        if (!isNode(columnSide) || columnSide.type !== 'column_ref' || !valueSide) continue;
-        const values =
-          valueSide.type === 'expr_list' && Array.isArray(valueSide.value)
-            ? valueSide.value.filter(isNode)
-            : [valueSide];
+      for (const { column: columnSide, values } of columnComparisons(site)) {
         const numbers = values.filter((value) => {
           const literal = literalOf(value);
           return literal?.kind === 'integer' || literal?.kind === 'decimal';

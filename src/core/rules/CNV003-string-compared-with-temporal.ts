@@ -14,9 +14,9 @@
  */
 
 import { isStringColumn } from '../advice/column-types.js';
-import { functionName, isNode, type AstNode } from '../sql/ast.js';
-import { VALUE_COMPARISON_OPERATORS } from '../sql/predicates.js';
+import { functionName, isNode } from '../sql/ast.js';
 import { defineRule, spanOf } from './engine.js';
+import { columnComparisons } from './utils/column-comparisons.js';
 
 /** Functions that return DATE, DATETIME or TIMESTAMP values. */
 const TEMPORAL_FUNCTIONS = new Set([
@@ -82,18 +82,7 @@ export const rule = defineRule({
   },
   detect(context) {
     for (const site of context.sites()) {
-      if (!site.operator || !VALUE_COMPARISON_OPERATORS.has(site.operator)) continue;
-      if (site.clause === 'order-by' || site.clause === 'group-by') continue;
-      const sides: [AstNode | null, AstNode | null][] = [
-        [site.left, site.right],
-        [site.right, site.left],
-      ];
-      for (const [columnSide, valueSide] of sides) {
-        if (!isNode(columnSide) || columnSide.type !== 'column_ref' || !valueSide) continue;
-        const values =
-          valueSide.type === 'expr_list' && Array.isArray(valueSide.value)
-            ? valueSide.value.filter(isNode)
-            : [valueSide];
+      for (const { column: columnSide, values } of columnComparisons(site)) {
         const found = values.find(temporal);
         if (!found) continue;
         const [resolved] = context.resolveColumns(site, columnSide);

@@ -16,7 +16,7 @@
  *
  * All columns grow together (see GROWTH); a row is never removed.
  */
-import { FlagColumn, MetricColumn } from './metric-columns.js';
+import { FlagColumn, grownFloat64, grownInt32, grownUint8, MetricColumn } from './metric-columns.js';
 import { TextArena } from './text-arena.js';
 import { detach } from './text.js';
 
@@ -55,24 +55,6 @@ export class StringTable {
   text(id: number): string | undefined {
     return id === 0 ? undefined : this.values[id];
   }
-}
-
-function grownFloat64(array: Float64Array, capacity: number): Float64Array {
-  const grown = new Float64Array(capacity);
-  grown.set(array);
-  return grown;
-}
-
-function grownInt32(array: Int32Array, capacity: number): Int32Array {
-  const grown = new Int32Array(capacity);
-  grown.set(array);
-  return grown;
-}
-
-function grownUint8(array: Uint8Array, capacity: number): Uint8Array {
-  const grown = new Uint8Array(capacity);
-  grown.set(array);
-  return grown;
 }
 
 const INITIAL_CAPACITY = 1024;

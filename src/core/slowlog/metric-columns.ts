@@ -38,19 +38,20 @@ function blockSize(n: number): number {
   return size;
 }
 
-function grownFloat64(array: Float64Array, capacity: number): Float64Array {
+/** A copy of `array` in a larger one (the columns grow by doubling; class-columns.ts uses these too). */
+export function grownFloat64(array: Float64Array, capacity: number): Float64Array {
   const grown = new Float64Array(capacity);
   grown.set(array);
   return grown;
 }
 
-function grownUint8(array: Uint8Array, capacity: number): Uint8Array {
+export function grownUint8(array: Uint8Array, capacity: number): Uint8Array {
   const grown = new Uint8Array(capacity);
   grown.set(array);
   return grown;
 }
 
-function grownInt32(array: Int32Array, capacity: number): Int32Array {
+export function grownInt32(array: Int32Array, capacity: number): Int32Array {
   const grown = new Int32Array(capacity);
   grown.set(array);
   return grown;
