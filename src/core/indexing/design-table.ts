@@ -67,6 +67,15 @@ export function designTable(
     keyBytes: null,
     notes,
   };
+  if (info.kind) {
+    // A view or a sequence has no indexes of its own (ALTER TABLE on it is refused): no design here.
+    notes.push(
+      info.kind === 'view'
+        ? `${info.name} is a view: an index for it goes on the base table its query reads.`
+        : `${info.name} is a sequence: it has no indexes.`,
+    );
+    return plan;
+  }
   const functional = server.capabilities.functionalIndexes;
   const predicates = (access.predicates.get(index) ?? []).filter((predicate) => {
     if (!predicate.expression) return true;

@@ -1,4 +1,4 @@
-// The bottom area: the panel tabs (Findings, Plan, Top queries, Locks, Modes, Export) and the shown panel.
+// The bottom area: the panel tabs (Findings, Plan, Indexes, Top queries, Locks, Modes, Export, Run) and the shown panel.
 import { optInRules } from '../../core/rules/index.js';
 import { productionName, profileId } from '../session.js';
 import type { useAnalysis } from '../state/analysis.js';

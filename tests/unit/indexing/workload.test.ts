@@ -21,6 +21,27 @@ const keys = (plan: WorkloadPlan) =>
   plan.indexes.map((index) => `${index.table}(${index.parts.map((part) => part.column).join(',')})`);
 
 describe('workload design', () => {
+  it('a view or a sequence in the schema gets no index: the design says where the index goes instead', () => {
+    const withObjects = schemaFromDdl(
+      `CREATE TABLE customers (id int NOT NULL PRIMARY KEY, country char(2), segment int);
+       CREATE VIEW eu_customers AS SELECT id, country, segment FROM customers WHERE country IN ('DE', 'FR');
+       CREATE SEQUENCE order_ids;`,
+      'mariadb',
+    ).schema;
+    const mariadb = offlineServerInfo('mariadb', '10.11.6');
+    const plan = designWorkloadIndexes(
+      workloadFromText(`SELECT * FROM eu_customers WHERE segment = 3;
+        SELECT * FROM eu_customers WHERE segment = 4 AND country = 'DE';
+        SELECT NEXTVAL(order_ids);
+        SELECT * FROM customers WHERE segment = 3;`),
+      withObjects,
+      mariadb,
+    );
+    expect(keys(plan)).toEqual(['customers(segment)']);
+    const viewTable = plan.queries[0]!.tables.find((table) => table.table === 'eu_customers');
+    expect(viewTable?.uses ?? null).toBeNull();
+  });
+
   it('one index serves the statements that need its left parts', () => {
     const plan = designWorkloadIndexes(
       workloadFromText(`SELECT * FROM customers WHERE country = 'DE';
