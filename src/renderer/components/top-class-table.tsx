@@ -45,13 +45,23 @@ export function seconds(value: number | null | undefined): string {
 const wholeNumber = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const twoDecimals = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 
-/** Like plan-view's formatCount (same output), with the cached formatters. */
+/**
+ * A count in the Top queries table: at most seven characters, so it fits its column at 1280×800 (a
+ * server under sysbench load ran one class 1,567,400 times in a window, and the whole number was
+ * cut). Millions and billions are shown with three significant digits; the cell's title has the
+ * exact number ({@link exactCount}).
+ */
 export function count(value: number | null): string {
   if (value === null) return '—';
-  if (value >= 10_000_000) return `${(value / 1_000_000).toFixed(1)}M`;
-  return Math.round(value * 100) % 100 === 0
-    ? wholeNumber.format(Math.round(value))
-    : twoDecimals.format(value);
+  if (value >= 999_500_000) return `${(value / 1_000_000_000).toPrecision(3)}G`;
+  if (value >= 999_500) return `${(value / 1_000_000).toPrecision(3)}M`;
+  if (value >= 1000 || Math.round(value * 100) % 100 === 0) return wholeNumber.format(Math.round(value));
+  return twoDecimals.format(value);
+}
+
+/** The exact count, for the cell's title. */
+export function exactCount(value: number | null): string | undefined {
+  return value === null ? undefined : twoDecimals.format(value);
 }
 
 /**
@@ -189,13 +199,15 @@ export const ClassTable = memo(function ClassTable({
                 <td>{item.index + 1}</td>
                 <td>{seconds(entry.totalSeconds)}</td>
                 <td data-testid="top-class-share">{percentOfTotal(entry.totalSeconds, totalSeconds)}</td>
-                <td data-testid="top-class-count">{count(entry.count)}</td>
+                <td data-testid="top-class-count" title={exactCount(entry.count)}>
+                  {count(entry.count)}
+                </td>
                 <td>{seconds(entry.latency.avg)}</td>
                 <td>{seconds(entry.latency.p95)}</td>
                 <td>{seconds(entry.latency.max)}</td>
                 <td>{seconds(entry.lockSeconds)}</td>
-                <td>{count(entry.rowsExamined)}</td>
-                <td>{count(entry.rowsSent)}</td>
+                <td title={exactCount(entry.rowsExamined)}>{count(entry.rowsExamined)}</td>
+                <td title={exactCount(entry.rowsSent)}>{count(entry.rowsSent)}</td>
                 <td className="top__fingerprint" title={entry.fingerprint}>
                   {entry.fingerprint}
                 </td>
