@@ -117,6 +117,9 @@ export function paletteCommands(
       ? [{ id: 'panel-modes', title: 'Show Modes panel (sql_mode)', run: show('modes') }]
       : []),
     ...(features.export ? [{ id: 'panel-export', title: 'Show Export panel', run: show('export') }] : []),
+    ...(features.run
+      ? [{ id: 'panel-run', title: 'Show Run panel (read-only result grid)', run: show('run') }]
+      : []),
     {
       id: 'palette',
       title: 'Command palette',
