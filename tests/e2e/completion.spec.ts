@@ -62,14 +62,14 @@ p_cost decimal(19,4) NOT NULL, PRIMARY KEY (p_id));`,
     await expect(column).toContainText('timestamp');
     await page.keyboard.press('Enter');
     await expect(page.locator('.monaco-editor .suggest-widget.visible')).toHaveCount(0);
-    expect(await editorText(page)).toBe('SELECT * FROM products p WHERE p.create_time');
+    await expect.poll(() => editorText(page)).toBe('SELECT * FROM products p WHERE p.create_time');
 
     // Before any table is named: the default database's columns; Tab accepts too.
     await setEditorText(page, 'SELECT ');
     await page.keyboard.type('p_n');
     await expect(rows.filter({ hasText: 'p_name' })).toHaveCount(1);
     await page.keyboard.press('Tab');
-    expect(await editorText(page)).toBe('SELECT p_name');
+    await expect.poll(() => editorText(page)).toBe('SELECT p_name');
   });
 
   test('offline: completes from the pasted CREATE TABLE statements', async ({ page }) => {
@@ -86,6 +86,6 @@ p_cost decimal(19,4) NOT NULL, PRIMARY KEY (p_id));`,
     await page.keyboard.type(' e WHERE e.cre');
     await expect(suggestions(page).filter({ hasText: 'created_at' })).toContainText('datetime');
     await page.keyboard.press('Enter');
-    expect(await editorText(page)).toBe('SELECT * FROM events_t e WHERE e.created_at');
+    await expect.poll(() => editorText(page)).toBe('SELECT * FROM events_t e WHERE e.created_at');
   });
 });
