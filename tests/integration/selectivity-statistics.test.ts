@@ -58,10 +58,11 @@ describe.each(testServers())('selectivity from statistics: $flavor', ({ flavor, 
         source: flavor === 'mariadb' ? 'column-stats' : 'histogram',
         confidence: 'exact',
       });
-      // Index cardinality: an estimate, within a factor of 2 of the 2,000 customers.
+      // Index cardinality: InnoDB's estimate from a few sampled pages, within a factor of 3 of the 2,000
+      // customers (a fresh-clone CI run saw 4,444 on MariaDB: a factor of 2 failed by chance).
       expect(basis['column:customer']).toMatchObject({ source: 'index-cardinality', confidence: 'estimate' });
-      expect(distinct['column:customer']).toBeGreaterThan(1000);
-      expect(distinct['column:customer']).toBeLessThanOrEqual(4000);
+      expect(distinct['column:customer']).toBeGreaterThan(666);
+      expect(distinct['column:customer']).toBeLessThanOrEqual(6000);
       // No statistics for MONTH(created): a random sample over the whole table sees all 12 months.
       expect(distinct['expression:month(created)']).toBe(12);
       expect(basis['expression:month(created)']).toMatchObject({ source: 'sample', confidence: 'high' });
