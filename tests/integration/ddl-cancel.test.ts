@@ -8,6 +8,7 @@ import type { RowDataPacket } from 'mysql2/promise';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Reply } from '../../src/shared/api.js';
 import { connect, testServers, withScratchDatabase } from '../support/db.js';
+import { alterWaitsForMetadataLock, openAppConnection } from '../support/ddl-waits.js';
 import { testHandlers } from '../support/handlers.js';
 
 describe.each(testServers())('Cancel of Apply DDL / what-if on $flavor', ({ url }) => {
@@ -18,26 +19,8 @@ describe.each(testServers())('Cancel of Apply DDL / what-if on $flavor', ({ url 
     fs.rmSync(userDataDir, { recursive: true, force: true });
   });
 
-  async function open(database: string, allowWhatIf: boolean): Promise<string> {
-    const reply = await call('connection.open', {
-      dsn: `${url.replace(/\/$/, '')}/${database}`,
-      allowWhatIf,
-    });
-    if (!reply.ok) throw new Error(`connection.open: ${reply.error.message}`);
-    return (reply.value as { connectionId: string }).connectionId;
-  }
-
-  async function alterWaits(observer: mysql.Connection, database: string): Promise<void> {
-    for (let tries = 0; tries < 200; tries += 1) {
-      const [rows] = await observer.query<RowDataPacket[]>(
-        "SELECT ID FROM information_schema.PROCESSLIST WHERE DB = ? AND STATE LIKE 'Waiting for%metadata lock' AND INFO LIKE 'ALTER TABLE%'",
-        [database],
-      );
-      if (rows.length > 0) return;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error('the ALTER never waited for the metadata lock');
-  }
+  const open = (database: string, allowWhatIf: boolean) =>
+    openAppConnection(call, url, database, allowWhatIf);
 
   /** A holds an open transaction on orders; `run` starts the write; once it waits, Cancel. */
   async function cancelWhileWaiting(
@@ -55,7 +38,7 @@ describe.each(testServers())('Cancel of Apply DDL / what-if on $flavor', ({ url 
       await holder.query('START TRANSACTION');
       await holder.query('SELECT COUNT(*) FROM orders');
       const running = run();
-      await alterWaits(observer, database);
+      await alterWaitsForMetadataLock(observer, database, 10_000);
       // Another connection cannot cancel this run, even knowing its id.
       const other = await open(database, false);
       const foreign = await call('ddl.cancel', { connectionId: other, runId });

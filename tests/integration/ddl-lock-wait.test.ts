@@ -9,6 +9,7 @@ import type { RowDataPacket } from 'mysql2/promise';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Reply } from '../../src/shared/api.js';
 import { connect, testServers, withScratchDatabase } from '../support/db.js';
+import { alterWaitsForMetadataLock, openAppConnection } from '../support/ddl-waits.js';
 import { testHandlers } from '../support/handlers.js';
 
 interface PileUp {
@@ -27,26 +28,8 @@ describe.each(testServers())('DDL lock wait on $flavor', ({ url }) => {
     fs.rmSync(userDataDir, { recursive: true, force: true });
   });
 
-  async function open(database: string, allowWhatIf: boolean): Promise<string> {
-    const reply = await call('connection.open', {
-      dsn: `${url.replace(/\/$/, '')}/${database}`,
-      allowWhatIf,
-    });
-    if (!reply.ok) throw new Error(`connection.open: ${reply.error.message}`);
-    return (reply.value as { connectionId: string }).connectionId;
-  }
-
-  async function waitForMdlWait(observer: mysql.Connection, database: string): Promise<void> {
-    for (let tries = 0; tries < 100; tries += 1) {
-      const [rows] = await observer.query<RowDataPacket[]>(
-        "SELECT ID FROM information_schema.PROCESSLIST WHERE DB = ? AND STATE LIKE 'Waiting for%metadata lock' AND INFO LIKE 'ALTER TABLE%'",
-        [database],
-      );
-      if (rows.length > 0) return;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error('the ALTER never waited for the metadata lock');
-  }
+  const open = (database: string, allowWhatIf: boolean) =>
+    openAppConnection(call, url, database, allowWhatIf);
 
   /** A holds an open transaction on orders; `run` starts the ALTER; C reads orders once the ALTER waits. */
   async function pileUp(
@@ -76,7 +59,7 @@ describe.each(testServers())('DDL lock wait on $flavor', ({ url }) => {
         applyMs = performance.now() - started;
         return reply;
       });
-      await waitForMdlWait(observer, database);
+      await alterWaitsForMetadataLock(observer, database, 5_000);
       const readerStarted = performance.now();
       const reading = reader
         .query('SELECT COUNT(*) FROM orders WHERE customer_id = 7')
