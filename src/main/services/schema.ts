@@ -12,8 +12,8 @@ export const MAX_TABLES = 500;
 /**
  * Load tables, views and sequences of `database` (all of them, bounded by MAX_TABLES, or only
  * `tableNames`). Views have their columns (with the types the server derives) and no indexes.
- * Column order, generated expressions, collations and index parts (with functional
- * expressions on MySQL >= 8.0.13) are read.
+ * Column order, generated expressions, collations, INVISIBLE columns and index parts (with
+ * functional expressions on MySQL >= 8.0.13, and index visibility) are read.
  */
 export async function loadSchema(
   connection: Connection,
@@ -84,7 +84,8 @@ export async function loadSchema(
       columns: [],
       indexes: [],
       engine: row.engine === null ? null : String(row.engine),
-      collation: row.collation === null ? null : String(row.collation),
+      // A sequence has no textual column: no collation (information_schema gives the database's).
+      collation: row.collation === null || kind === 'sequence' ? null : String(row.collation),
       rowsEstimate: kind === 'view' || row.table_rows === null ? null : Number(row.table_rows),
       ...(kind ? { kind } : {}),
     });
@@ -109,6 +110,9 @@ export async function loadSchema(
       autoIncrement: extra.includes('auto_increment'),
       hasDefault: row.column_default !== null,
     };
+    // INVISIBLE columns (MySQL >= 8.0.23, MariaDB >= 10.3) say so in EXTRA, as the DDL loader marks
+    // them: `SELECT *` leaves them out, and an INSERT without a column list does not fill them.
+    if (/\binvisible\b/.test(extra)) column.invisible = true;
     table.columns.push(column);
   }
   for (const row of indexRows) {
