@@ -3,7 +3,13 @@
 // run) on MySQL 8.0.33 and MariaDB 10.11. Against that verdict: our false syntax errors (the server
 // accepts, we say syntax error) per class must stay under the thresholds; false acceptances are listed.
 import { describe, expect, it } from 'vitest';
-import { loadCorpus, serverAccepts, statementClass, weSaySyntaxError } from '../support/corpus.js';
+import {
+  loadCorpus,
+  serverAccepts,
+  sourceOrigin,
+  statementClass,
+  weSaySyntaxError,
+} from '../support/corpus.js';
 import { testServers, withScratchDatabase } from '../support/db.js';
 
 /** Thresholds of issue #19: false syntax errors per share of the server-accepted statements. */
@@ -23,21 +29,40 @@ describe.each(testServers())('statement corpus on $flavor', ({ flavor, url }) =>
       };
       const falseAcceptances: string[] = [];
       const byKeyword = new Map<string, { accepted: number; falseErrors: number }>();
+      type OriginTally = Record<'dml' | 'other', { accepted: number; falseErrors: number }> & {
+        statements: number;
+        falseAcceptances: number;
+      };
+      const byOrigin = new Map<string, OriginTally>();
       await withScratchDatabase(url, async (connection) => {
         for (const { source, sql } of corpus) {
           const accepted = await serverAccepts(connection, sql);
           const error = weSaySyntaxError(sql, ours);
           const { group, keyword } = statementClass(sql);
+          const origin = sourceOrigin(source);
+          const perOrigin: OriginTally = byOrigin.get(origin) ?? {
+            statements: 0,
+            falseAcceptances: 0,
+            dml: { accepted: 0, falseErrors: 0 },
+            other: { accepted: 0, falseErrors: 0 },
+          };
+          byOrigin.set(origin, perOrigin);
+          perOrigin.statements++;
           const entry = byKeyword.get(keyword) ?? { accepted: 0, falseErrors: 0 };
           byKeyword.set(keyword, entry);
           if (accepted) {
             tally[group].accepted++;
             entry.accepted++;
+            perOrigin[group].accepted++;
+            if (error) perOrigin[group].falseErrors++;
             if (error) {
               tally[group].falseErrors.push(`${source}: ${sql.replace(/\s+/g, ' ').slice(0, 160)}`);
               entry.falseErrors++;
             }
-          } else if (!error) falseAcceptances.push(`${source}: ${sql.replace(/\s+/g, ' ').slice(0, 160)}`);
+          } else if (!error) {
+            perOrigin.falseAcceptances++;
+            falseAcceptances.push(`${source}: ${sql.replace(/\s+/g, ' ').slice(0, 160)}`);
+          }
         }
       });
       const rate = (group: 'dml' | 'other') =>
@@ -46,6 +71,11 @@ describe.each(testServers())('statement corpus on $flavor', ({ flavor, url }) =>
         `${flavor}: ${corpus.length} statements; server accepts ${tally.dml.accepted} DML, ${tally.other.accepted} other`,
         `false syntax errors: DML ${tally.dml.falseErrors.length} (${(rate('dml') * 100).toFixed(2)}%), other ${tally.other.falseErrors.length} (${(rate('other') * 100).toFixed(2)}%)`,
         `false acceptances (invalid for the server, no syntax error from us): ${falseAcceptances.length}`,
+        'per source (statements; DML accepted / false syntax errors; other accepted / false syntax errors; false acceptances):',
+        ...[...byOrigin].map(
+          ([origin, entry]) =>
+            `  ${origin}: ${entry.statements}; DML ${entry.dml.accepted} / ${entry.dml.falseErrors}; other ${entry.other.accepted} / ${entry.other.falseErrors}; ${entry.falseAcceptances}`,
+        ),
         'per keyword (accepted / false syntax errors):',
         ...[...byKeyword]
           .filter(([, entry]) => entry.falseErrors > 0)

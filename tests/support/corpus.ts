@@ -14,7 +14,7 @@ export interface CorpusStatement {
   sql: string;
 }
 
-/** Every statement of the corpus with where it came from. */
+/** Every statement of the corpus with where it came from (`mariadb-kb:PAGE`, `OWNER/REPO@COMMIT:PATH`, …). */
 export function loadCorpus(): CorpusStatement[] {
   const kb = JSON.parse(readFileSync(path.join(DIR, 'mariadb-kb.json'), 'utf8')) as {
     groups: { source: string; statements: string[] }[];
@@ -22,6 +22,11 @@ export function loadCorpus(): CorpusStatement[] {
   const statements: CorpusStatement[] = kb.groups.flatMap((group) =>
     group.statements.map((sql) => ({ source: `mariadb-kb:${group.source}`, sql })),
   );
+  const peers = JSON.parse(readFileSync(path.join(DIR, 'peer-tests.json'), 'utf8')) as {
+    groups: { source: string; statements: string[] }[];
+  };
+  for (const group of peers.groups)
+    for (const sql of group.statements) statements.push({ source: group.source, sql });
   for (const slice of splitStatements(readFileSync(path.join(DIR, 'known-misses.sql'), 'utf8')))
     statements.push({ source: 'known-misses.sql', sql: slice.sql });
   return statements;
@@ -59,4 +64,10 @@ export function weSaySyntaxError(sql: string, flavor: 'mysql' | 'mariadb'): bool
   const text = splitStatements(sql).length > 1 ? `DELIMITER $$\n${sql}$$\nDELIMITER ;` : sql;
   const report = analyze(text, { server, source: 'default' });
   return report.errors.some((error) => error.code === undefined);
+}
+
+/** The origin a statement's source belongs to: `mariadb-kb`, `known-misses.sql`, or the repository. */
+export function sourceOrigin(source: string): string {
+  if (source.startsWith('mariadb-kb:')) return 'mariadb-kb';
+  return source.split('@')[0]!.split(':')[0]!;
 }

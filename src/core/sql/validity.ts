@@ -23,9 +23,12 @@ export function provablyInvalid(sql: string, flavor: Flavor): { offset: number; 
   const label = (head.type === 'ident' || head.type === 'word') && isPunct(tokens[first + 1], ':');
   if (!label && !(head.type === 'word' && STATEMENT_WORDS.has(head.value)))
     return { offset: head.start, reason: `'${sql.slice(head.start, head.end)}' starts no statement` };
+  // GRANT/REVOKE name privileges (`GRANT SELECT, INSERT ON …`): SELECT there starts no select list.
+  const privileges = isWord(head, 'GRANT', 'REVOKE');
   for (let index = 0; index < tokens.length; index++) {
     const token = tokens[index]!;
     const next = tokens[index + 1];
+    if (privileges && isWord(token, 'SELECT')) continue;
     const problem = adjacency(token, next, tokens[index - 1]);
     if (problem) return { offset: next?.start ?? token.end, reason: problem };
   }
@@ -93,7 +96,7 @@ function adjacency(token: Token, next: Token | undefined, previous: Token | unde
           !isWord(next, 'BY') &&
           previous &&
           previous.type !== 'punct' &&
-          !isWord(previous, 'SELECT', 'AS', 'TABLE', 'RESOURCE', 'WITHIN')
+          !isWord(previous, 'SELECT', 'AS', 'TABLE', 'RESOURCE', 'WITHIN', 'LOGFILE')
         )
           return `${token.value} without BY`;
         return null;
