@@ -6,6 +6,9 @@ import { AdvisorError } from '../shared/errors.js';
 import type { CliIo } from './io.js';
 import { ARGV_PASSWORD_WARNING } from './credentials.js';
 import type { SchemaSource } from '../core/schema/ddl-load.js';
+import { decodeText } from '../main/services/text-input.js';
+
+export { decodeText };
 
 /** Read FILE, or standard input for `-` or no FILE. */
 export async function readInput(file: string | undefined, io: CliIo, what = 'SQL file'): Promise<string> {
@@ -49,50 +52,6 @@ export async function readText(file: string, io: CliIo, what: string): Promise<s
     );
   }
   return decodeText(bytes, `${what} ${file}`);
-}
-
-/**
- * Text of a file's bytes: UTF-8 (a BOM is dropped), or UTF-16 with a BOM (what Windows tools write).
- * Anything else that is not valid UTF-8 is refused with the offset of the first bad byte and how to
- * convert, rather than read as replacement characters that would silently change names and strings.
- */
-export function decodeText(bytes: Uint8Array, what: string): string {
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes.subarray(2));
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes.subarray(2));
-  try {
-    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  } catch {
-    const offset = firstInvalidUtf8(bytes);
-    throw new AdvisorError(
-      'INVALID_INPUT',
-      `${what} is not UTF-8 text (byte 0x${(bytes[offset] ?? 0).toString(16).padStart(2, '0')} at offset ${offset} is not valid UTF-8).`,
-      {
-        hint: 'Convert it to UTF-8 first, e.g. iconv -f latin1 -t utf-8 FILE > FILE.utf8 (use the encoding the file was written in), or dump with --default-character-set=utf8mb4.',
-      },
-    );
-  }
-}
-
-function firstInvalidUtf8(bytes: Uint8Array): number {
-  let index = 0;
-  while (index < bytes.length) {
-    const byte = bytes[index]!;
-    const length =
-      byte < 0x80
-        ? 1
-        : byte >= 0xc2 && byte < 0xe0
-          ? 2
-          : byte >= 0xe0 && byte < 0xf0
-            ? 3
-            : byte >= 0xf0 && byte < 0xf5
-              ? 4
-              : 0;
-    if (length === 0) return index;
-    for (let next = 1; next < length; next++) if (((bytes[index + next] ?? 0) & 0xc0) !== 0x80) return index;
-    index += length;
-  }
-  return index;
 }
 
 /**

@@ -9,8 +9,9 @@
  *   else that is not valid UTF-8 is refused with the offset), split by core/sql/split-stream.ts and
  *   fed statement by statement to the loader, so memory is bounded by the model and the longest
  *   statement, not by the file: a dump with data (mostly INSERT) loads as fast as it reads.
- * - Pasted client output (SHOW CREATE … `\G` or table framing) needs the whole text to unwrap; it is
- *   recognised from the first 200,000 characters and then read whole, up to MAX_FRAMED_BYTES.
+ * - Pasted client output (SHOW CREATE … `\G` or table framing) is recognised from its first 200,000
+ *   characters and then unwrapped line by line as it streams (no size limit: memory is bounded by
+ *   the longest line).
  * - Progress is reported per chunk read (bytes, statements); a cancel stops at the next chunk.
  * - Loaded schemas are kept in memory (the newest MAX_LOADED_SCHEMAS), by a random id.
  */
@@ -20,16 +21,19 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { Flavor } from '../../core/flavors/capabilities.js';
 import type { SchemaModel } from '../../core/model/schema.js';
-import { FRAMING_SAMPLE, hasClientFraming, unwrapClientOutput } from '../../core/schema/client-output.js';
-import type { SchemaLoadSummary } from '../../core/schema/ddl-load.js';
+import {
+  ClientOutputUnwrapper,
+  FRAMING_SAMPLE,
+  hasClientFraming,
+  unwrapClientOutput,
+} from '../../core/schema/client-output.js';
+import type { SchemaLoader, SchemaLoadSummary } from '../../core/schema/ddl-load.js';
 import { schemaLoader } from '../../core/schema/ddl.js';
 import { StatementStream } from '../../core/sql/split-stream.js';
-import { splitStatements } from '../../core/sql/split.js';
+import { splitStatements, type StatementSlice } from '../../core/sql/split.js';
 import { AdvisorError } from '../../shared/errors.js';
 import type { ResolvedFile } from './file-grants.js';
-
-/** Pasted client output is read whole: beyond this it is not a paste, and the limit says so. */
-export const MAX_FRAMED_BYTES = 64 * 1024 * 1024;
+import { InputDecoder } from './text-input.js';
 /** Schemas kept for analyses; the oldest go first. */
 export const MAX_LOADED_SCHEMAS = 4;
 const CHUNK_BYTES = 1024 * 1024;
@@ -61,66 +65,81 @@ export async function loadSchemaFile(
 ): Promise<LoadedSchemaFile> {
   const totalBytes = await fileSize(file);
   const loader = schemaLoader(options.flavor, options.version);
-  const decoder = new SchemaDecoder(file.name);
-  let bytesRead = 0;
+  const chunks = createReadStream(file.path, { highWaterMark: CHUNK_BYTES });
+  let bytesRead: number;
+  try {
+    bytesRead = await streamSchemaSource(loader, chunks, { ...options, name: file.name, totalBytes });
+  } catch (error) {
+    chunks.destroy();
+    if (error instanceof AdvisorError) throw error;
+    throw readError(file, error);
+  }
+  return { ...loader.result(), bytes: bytesRead };
+}
+
+/**
+ * Feed one source's bytes (a file, standard input, an upload) to `loader`, statement by statement:
+ * decoded as a stream (text-input.ts, NUL bytes as spaces), pasted client output unwrapped line by line
+ * (client-output.ts; recognised from its first FRAMING_SAMPLE characters), split by split-stream.ts.
+ * Memory is bounded by the model and the longest statement (or line), whatever the input's size.
+ * Returns the bytes read; rejects with CANCELLED when `signal` aborts.
+ */
+export async function streamSchemaSource(
+  loader: SchemaLoader,
+  chunks: AsyncIterable<Uint8Array>,
+  options: Omit<SchemaFileOptions, 'flavor' | 'version'> & { name: string; totalBytes?: number },
+): Promise<number> {
+  const decoder = new InputDecoder(options.name, { nulAsSpace: true });
   let statements = 0;
-  /** Text held until the start of the file shows whether it is client output (then: all of it). */
+  /** Text held until the start of the input shows whether it is client output. */
   let head: string | null = '';
-  let framed = false;
+  let unwrapper: ClientOutputUnwrapper | null = null;
   const stream = new StatementStream();
-  const feed = (slices: Iterable<Parameters<typeof loader.statement>[0]>) => {
+  const feed = (slices: Iterable<StatementSlice>) => {
     for (const slice of slices) {
       loader.statement(slice);
       statements++;
     }
   };
-  const cancelled = () => new AdvisorError('CANCELLED', `Loading ${file.name} was cancelled.`);
+  const push = (text: string) => feed(stream.push(unwrapper ? unwrapper.push(text) : text));
+  const cancelled = () => new AdvisorError('CANCELLED', `Loading ${options.name} was cancelled.`);
+  const progress = () =>
+    options.onProgress?.({
+      bytesRead: decoder.bytes,
+      totalBytes: options.totalBytes ?? decoder.bytes,
+      statements,
+    });
   try {
-    const chunks = createReadStream(file.path, { highWaterMark: CHUNK_BYTES });
-    for await (const chunk of chunks as AsyncIterable<Buffer>) {
-      if (options.signal?.aborted) {
-        chunks.destroy();
-        throw cancelled();
-      }
-      bytesRead += chunk.length;
-      const text = decoder.decode(chunk, bytesRead - chunk.length);
+    for await (const chunk of chunks) {
+      if (options.signal?.aborted) throw cancelled();
+      const text = decoder.decode(chunk);
       if (head !== null) {
         head += text;
-        if (!framed && head.length >= FRAMING_SAMPLE) {
-          framed = hasClientFraming(head);
-          if (!framed) {
-            feed(stream.push(head));
-            head = null;
-          } else if (totalBytes > MAX_FRAMED_BYTES) {
-            chunks.destroy();
-            throw new AdvisorError(
-              'INPUT_TOO_LARGE',
-              `${file.name} looks like pasted client output (SHOW CREATE … with \\G or table framing) and is ${megabytes(totalBytes)} MB; such output is read whole, up to ${megabytes(MAX_FRAMED_BYTES)} MB.`,
-              {
-                hint: 'Dump the schema with mysqldump --no-data (or mariadb-dump) instead: dumps are read as a stream.',
-              },
-            );
-          }
+        if (head.length >= FRAMING_SAMPLE) {
+          if (hasClientFraming(head)) unwrapper = new ClientOutputUnwrapper(head);
+          const start = head;
+          head = null;
+          push(start);
         }
-      } else feed(stream.push(text));
-      options.onProgress?.({ bytesRead, totalBytes, statements });
+      } else push(text);
+      progress();
     }
   } catch (error) {
     if (error instanceof AdvisorError) throw error;
     if (options.signal?.aborted) throw cancelled();
-    throw readError(file, error);
+    throw error;
   }
-  const rest = decoder.end(bytesRead);
+  const rest = decoder.end();
   if (head !== null) {
-    // The whole file fitted in the sample: what loadSchemaText does with the text.
-    const text = unwrapClientOutput(head + rest);
-    feed(splitStatements(text));
+    // The whole input fitted in the sample: what loadSchemaText does with the text.
+    feed(splitStatements(unwrapClientOutput(head + rest)));
   } else {
-    feed(stream.push(rest));
+    push(rest);
+    if (unwrapper) feed(stream.push(unwrapper.end()));
     feed(stream.end());
   }
-  options.onProgress?.({ bytesRead, totalBytes, statements });
-  return { ...loader.result(), bytes: bytesRead };
+  progress();
+  return decoder.bytes;
 }
 
 async function fileSize(file: ResolvedFile): Promise<number> {
@@ -140,57 +159,6 @@ function readError(file: ResolvedFile, error: unknown): AdvisorError {
   return code === 'ENOENT'
     ? new AdvisorError('NOT_FOUND', `${file.name} is gone: choose the file again.`)
     : new AdvisorError('INVALID_INPUT', `Cannot read ${file.name} (${code ?? 'read error'}).`);
-}
-
-/** NUL bytes cannot be in DDL: spaces, as loadSchemaText's normalizeText makes them. */
-const withoutNul = (text: string) => (text.includes('\u0000') ? text.split('\u0000').join(' ') : text);
-
-const megabytes = (bytes: number) => (bytes / 1_048_576).toFixed(0);
-
-/**
- * UTF-8 (a BOM dropped) or UTF-16 with a BOM, decoded chunk by chunk; text that is not valid UTF-8
- * is refused with the offset of the chunk it is in, rather than read as replacement characters that
- * would silently change names. The decoder drops the BOM; NUL bytes become spaces, as in the loader.
- */
-class SchemaDecoder {
-  private decoder: TextDecoder | null = null;
-
-  constructor(private readonly name: string) {}
-
-  decode(bytes: Buffer, offset: number): string {
-    if (!this.decoder) {
-      const encoding =
-        bytes[0] === 0xff && bytes[1] === 0xfe
-          ? 'utf-16le'
-          : bytes[0] === 0xfe && bytes[1] === 0xff
-            ? 'utf-16be'
-            : 'utf-8';
-      this.decoder = new TextDecoder(encoding, { fatal: true });
-    }
-    try {
-      return withoutNul(this.decoder.decode(bytes, { stream: true }));
-    } catch {
-      throw this.notUtf8(offset);
-    }
-  }
-
-  end(offset: number): string {
-    try {
-      return this.decoder ? withoutNul(this.decoder.decode()) : '';
-    } catch {
-      throw this.notUtf8(offset);
-    }
-  }
-
-  private notUtf8(offset: number): AdvisorError {
-    return new AdvisorError(
-      'INVALID_INPUT',
-      `${this.name} is not UTF-8 text (an invalid byte at or after offset ${offset}).`,
-      {
-        hint: 'Convert it to UTF-8 first, e.g. iconv -f latin1 -t utf-8 FILE > FILE.utf8 (use the encoding the file was written in), or dump with --default-character-set=utf8mb4.',
-      },
-    );
-  }
 }
 
 /** A loaded schema as analyses use it. */

@@ -117,3 +117,29 @@ describe('loaded schemas', () => {
     expect(() => store.get('schema:forged')).toThrow(/load the schema file again/);
   });
 });
+
+describe('pasted client output of any size', () => {
+  it('a 70 MB SHOW CREATE TABLE \\G paste streams (no whole-read cap) to what its whole text loads to', async () => {
+    // 1,600 tables with long column comments (read past by the loader): the size is in the text,
+    // not in the model, so the load's memory is the longest line's, not the file's.
+    const comment = 'x'.repeat(430);
+    const blocks: string[] = [];
+    for (let table = 1; table <= 1600; table++) {
+      const columns = Array.from(
+        { length: 100 },
+        (_, column) => `  \`c${column}\` int DEFAULT NULL COMMENT '${comment}',`,
+      );
+      blocks.push(
+        `*************************** ${table}. row ***************************\n       Table: t${table}\nCreate Table: CREATE TABLE \`t${table}\` (\n  \`id\` int NOT NULL,\n${columns.join('\n')}\n  PRIMARY KEY (\`id\`),\n  KEY \`idx_c1\` (\`c1\`)\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_0900_ai_ci`,
+      );
+    }
+    const text = `mysql> SHOW CREATE TABLE ...\\G\n${blocks.join('\n')}\n1600 rows in set (0.01 sec)\n`;
+    expect(Buffer.byteLength(text)).toBeGreaterThan(70 * 1024 * 1024);
+    const loaded = await loadSchemaFile(write('paste.txt', text), { flavor: 'mysql' });
+    expect(loaded.summary).toMatchObject({ tables: 1600, skipped: [], partial: [] });
+    const expected = schemaFromDdl(text, 'mysql');
+    expect(loaded.summary).toEqual(expected.summary);
+    expect(loaded.schema).toEqual(expected.schema);
+    expect(loaded.schema.tables[1599]!.columns).toHaveLength(101);
+  }, 120_000);
+});
