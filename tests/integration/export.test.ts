@@ -204,8 +204,11 @@ describe.each(testServers())('export: $flavor', ({ flavor, url }) => {
       // Every item is accounted for as applied (its index exists, or the longer index the export
       // folded it into covers it), none as changed, conflicting or missing.
       expect(again.plan.skipped.length).toBe(workspace.items.length);
-      for (const skipped of again.plan.skipped)
+      for (const skipped of again.plan.skipped) {
         expect(skipped.reason).toMatch(/^already applied: |^existing index \S+ \(.*\) already covers /);
+        // The flag the Export panel's "applied" badge shows goes with the reason.
+        expect(skipped.applied === true).toBe(skipped.reason.startsWith('already applied'));
+      }
       expect(
         again.plan.skipped.filter((skipped) => skipped.reason.startsWith('already applied')).length,
       ).toBeGreaterThanOrEqual(2);

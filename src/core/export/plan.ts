@@ -80,6 +80,8 @@ export interface TablePlan {
 export interface SkippedItem {
   item: ExportItem;
   reason: string;
+  /** What the item adds is on the server already under its own name and key (it was applied). */
+  applied?: boolean;
 }
 
 /** The export plan. `schemaChecked` is false when no schema was given (stale checks not done). */
@@ -421,6 +423,7 @@ function dropCoveredByExisting(tablePlan: TablePlan, info: TableInfo, plan: Expo
         if (item && !stillUsed)
           plan.skipped.push({
             item,
+            ...(applied ? { applied: true } : {}),
             reason: applied
               ? `already applied: ${info.name}.${covering.name} (${keyPartsText(existingParts(covering))}) exists with this key`
               : `existing index ${info.name}.${covering.name} (${keyPartsText(existingParts(covering))}) already covers ${index.name}`,

@@ -48,9 +48,16 @@ export function ExportPanel({
   const [rollback, setRollback] = useState(false);
   // The CLI's --split-online: new VIRTUAL columns INSTANT first, then their indexes with LOCK=NONE.
   const [splitOnline, setSplitOnline] = useState(false);
-  const [script, setScript] = useState<{ text: string; warnings: string[]; statements: string[] } | null>(
-    null,
-  );
+  const [script, setScript] = useState<{
+    text: string;
+    warnings: string[];
+    statements: string[];
+    /** Accepted items the script leaves out, by item id: already applied on the server, or why not. */
+    skipped: Map<string, { applied: boolean; reason: string }>;
+  } | null>(null);
+  // Bumped when an Apply finished: the script is generated again against the server's schema now, so
+  // what was applied shows as applied and is never emitted again (issue 18 item 3).
+  const [schemaRevision, setSchemaRevision] = useState(0);
   const [applying, setApplying] = useState(false);
   const [outcome, setOutcome] = useState<DdlOutcome | null>(null);
   const [applyNote, setApplyNote] = useState<string | null>(null);
@@ -93,13 +100,25 @@ export function ExportPanel({
           text: reply.script.text,
           warnings: reply.script.warnings,
           statements: ddlStatements(reply.script.statements.map((statement) => statement.sql)),
+          skipped: new Map(
+            reply.plan.skipped.map(({ item, reason, applied }) => [
+              item.id,
+              { applied: applied === true, reason },
+            ]),
+          ),
         }),
       (caught: unknown) => live && setError(toShownError(caught)),
     );
     return () => {
       live = false;
     };
-  }, [api, profileId, flavor, version, variant, rollback, splitOnline, connectionId, items]);
+  }, [api, profileId, flavor, version, variant, rollback, splitOnline, connectionId, items, schemaRevision]);
+
+  // An Apply that ran (all of it, or up to a failed statement) changed the schema: regenerate.
+  const onOutcome = useCallback((next: DdlOutcome) => {
+    setOutcome(next);
+    if (next.state !== 'running') setSchemaRevision((value) => value + 1);
+  }, []);
 
   // Only the plain SQL script can be applied here (pt-osc / gh-ost are bash scripts; the rollback drops).
   const applyBlocked = !connectionId
@@ -209,6 +228,9 @@ export function ExportPanel({
                       verified{item.verification.verdict ? `: ${item.verification.verdict}` : ''}
                     </span>
                   )}
+                  <SkippedBadge
+                    skipped={item.status === 'accepted' ? script?.skipped.get(item.id) : undefined}
+                  />
                 </span>
               </label>
             ))}
@@ -322,7 +344,7 @@ export function ExportPanel({
             statements={script.statements}
             where={where ?? 'this server'}
             production={production}
-            onOutcome={setOutcome}
+            onOutcome={onOutcome}
             onClose={() => setApplying(false)}
           />
         )}
@@ -338,6 +360,24 @@ export function ExportPanel({
         />
       </section>
     </div>
+  );
+}
+
+/** An accepted item the script leaves out: "applied" (it is on the server), or "not exported" with the reason. */
+function SkippedBadge({ skipped }: { skipped: { applied: boolean; reason: string } | undefined }) {
+  if (!skipped) return null;
+  return skipped.applied ? (
+    <span className="badge badge--ok" title={skipped.reason} data-testid="export-item-applied">
+      applied
+    </span>
+  ) : (
+    <span
+      className="badge badge--caution"
+      title={`Not in the script: ${skipped.reason}`}
+      data-testid="export-item-skipped"
+    >
+      not exported
+    </span>
   );
 }
 
