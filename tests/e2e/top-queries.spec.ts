@@ -311,11 +311,20 @@ INSERT INTO orders_cap (note, amount) VALUES ('a', 1), ('b', 2), ('c', 3), ('x',
     await connectWithForm(page, formFromUrl(mysqlTestUrl(), database));
     await page.getByTestId('panel-tab-top').click();
     await page.getByTestId('top-source-digests').check();
-    await page.getByTestId('top-window').fill('4');
+    await page.getByTestId('top-window').fill('6');
     await page.getByTestId('top-start').click();
     await expect(page.getByTestId('top-progress')).toContainText('capturing');
+    // The live window shows at once, empty, with its start time.
+    await expect(page.getByTestId('top-window-info')).toContainText('Live window from');
     const ran = await workload(3000);
-    await expect(page.getByTestId('top-summary')).toContainText('statements', { timeout: 30_000 });
+    // While it still captures, the table already holds the window so far (it refreshes every step).
+    await expect(page.getByTestId('top-class').first()).toBeVisible({ timeout: 10_000 });
+    await expect(page.getByTestId('top-live-state')).toHaveText('capturing');
+    await expect(page.getByTestId('top-window-info')).toContainText('so far');
+    // The window ends: its head says from when and how long it ran.
+    await expect(page.getByTestId('top-live-state')).toHaveCount(0, { timeout: 30_000 });
+    await expect(page.getByTestId('top-window-info')).toHaveText(/^Window from .+ · [5-7] s$/);
+    await expect(page.getByTestId('top-summary')).toContainText('statements');
 
     await page.getByTestId('top-filter').fill('orders_cap note');
     const row = page.getByTestId('top-class').first();

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fingerprint } from '../../src/core/fingerprint/index.js';
 import type { DigestDelta } from '../../src/core/capture/index.js';
 import { captureDigestWindow } from '../../src/main/services/capture.js';
+import { CaptureWindows } from '../../src/main/services/capture-windows.js';
 import { detectServerInfo } from '../../src/main/services/server-info.js';
 import { startServer, type Flavor, type TestServer } from '../support/servers.js';
 
@@ -121,5 +122,32 @@ describe.sequential.each(servers)('live capture exact under resets: $name', ({ f
     expect(counts).toEqual(expected);
     const note = delta.notes.find((n) => n.code === 'counters-reset');
     expect(note?.message).toContain('is not known');
+  }, 60_000);
+
+  it("the API's polling window (capture.windowStart/Poll, what Top queries shows live): a TRUNCATE between two polls stays exact", async () => {
+    const info = await detectServerInfo(admin);
+    const windows = new CaptureWindows();
+    const { windowId } = await windows.start('c', admin, info);
+    await runBatch(work, 'before');
+    const first = await windows.poll('c', windowId, admin, info);
+    expect(shapeCounts(first)).toEqual(
+      Object.fromEntries(SHAPES.map((shape, i) => [MARKERS[i]!, shape.before])),
+    );
+    // MariaDB's FIRST_SEEN has whole seconds: a row made again within the same second looks unchanged.
+    await sleep(1100);
+    const other = await mysql.createConnection({ uri: server.url });
+    await other.query('TRUNCATE TABLE performance_schema.events_statements_summary_by_digest');
+    await other.end();
+    await runBatch(work, 'after');
+    const second = await windows.poll('c', windowId, admin, info);
+    expect(shapeCounts(second)).toEqual(
+      Object.fromEntries(SHAPES.map((shape, i) => [MARKERS[i]!, shape.before + shape.after])),
+    );
+    expect(second.notes.map((note) => note.code)).toContain('counters-reset');
+    expect(second.from.takenAt).toBe(first.from.takenAt);
+    // Another connection's id cannot read it; an ended window is gone.
+    await expect(windows.poll('other', windowId, admin, info)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(windows.end('c', windowId)).toBe(true);
+    await expect(windows.poll('c', windowId, admin, info)).rejects.toMatchObject({ code: 'NOT_FOUND' });
   }, 60_000);
 });

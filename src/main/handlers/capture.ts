@@ -7,6 +7,7 @@ import type { Services } from '../services/index.js';
 import { FileGrants } from '../services/file-grants.js';
 import { queryKiller } from '../services/connection.js';
 import { CaptureService, digestDelta, readDigestHistogram, takeDigestSnapshot } from '../services/capture.js';
+import { CaptureWindows } from '../services/capture-windows.js';
 import { digestSlowLogFiles } from '../services/slowlog-file.js';
 import { readSlowLogLogging, readSlowLogTable, slowLogTableEnd } from '../services/slowlog-table.js';
 import { scanSlowLogTimeline } from '../services/slowlog-timeline.js';
@@ -20,6 +21,7 @@ export function createCaptureHandlers(services: Services): CaptureApi {
   // Shared with the event channels (main/events.ts), which watch the same jobs.
   const capture = (services.capture ??= new CaptureService());
   const files = services.files ?? new FileGrants();
+  const windows = new CaptureWindows();
   return {
     async 'capture.snapshot'(request) {
       const { connection, server } = connections.get(request.connectionId);
@@ -44,6 +46,25 @@ export function createCaptureHandlers(services: Services): CaptureApi {
         ...(request.orderBy ? { orderBy: request.orderBy } : {}),
         ...(request.limit ? { limit: request.limit } : {}),
       });
+    },
+    async 'capture.windowStart'(request) {
+      const { connection, server } = connections.get(request.connectionId);
+      return windows.start(
+        request.connectionId,
+        connection,
+        server,
+        request.maxRows === undefined ? {} : { maxRows: request.maxRows },
+      );
+    },
+    async 'capture.windowPoll'(request) {
+      const { connection, server } = connections.get(request.connectionId);
+      return windows.poll(request.connectionId, request.windowId, connection, server, {
+        ...(request.orderBy ? { orderBy: request.orderBy } : {}),
+        ...(request.limit ? { limit: request.limit } : {}),
+      });
+    },
+    async 'capture.windowEnd'(request) {
+      return { ended: windows.end(request.connectionId, request.windowId) };
     },
     async 'capture.slowLogTable'(request) {
       const { connection } = connections.get(request.connectionId);

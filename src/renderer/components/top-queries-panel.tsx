@@ -76,6 +76,19 @@ function download(name: string, type: string, text: string): void {
   window.setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
+/** A time of day in the user's locale. */
+function clockTime(iso: string): string {
+  return new Date(iso).toLocaleTimeString();
+}
+
+/** Seconds as "42 s" or "3 min 05 s". */
+export function formatDuration(seconds: number): string {
+  const whole = Math.max(0, Math.round(seconds));
+  if (whole < 60) return `${whole} s`;
+  const minutes = Math.floor(whole / 60);
+  return `${minutes} min ${String(whole % 60).padStart(2, '0')} s`;
+}
+
 function stamp(date: Date): string {
   return date.toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
 }
@@ -91,7 +104,20 @@ export function TopQueriesPanel({
   linkUp = true,
 }: TopQueriesPanelProps) {
   const [state, dispatch] = useReducer(topQueriesReducer, initialTopQueries);
-  const { source, job, live, list, error, sort, filter, selected, histogram, consent, tableMore } = state;
+  const {
+    source,
+    job,
+    live,
+    list,
+    error,
+    sort,
+    filter,
+    selected,
+    histogram,
+    consent,
+    tableMore,
+    liveWindow,
+  } = state;
   const { follow } = useJobEvents(listen);
   const capture = useLiveCapture(api, dispatch, linkUp);
   const stopped = useRef(new Set<string>());
@@ -302,7 +328,7 @@ export function TopQueriesPanel({
       </div>
       {state.restartNote && (
         <p className="top__notice" role="status" data-testid="top-restart-note">
-          Window restarted. {state.restartNote}
+          {state.restartNote}
         </p>
       )}
       {error && (
@@ -337,6 +363,12 @@ export function TopQueriesPanel({
           {needsConnection && <p className="empty-state__hint">Connect to a server to use this source.</p>}
         </div>
       )}
+      {live && !list && !error && (
+        <div className="empty-state" data-testid="top-live-waiting">
+          <p className="empty-state__title">Starting the window…</p>
+          <p>Taking the first snapshot of the digest counters; the table fills in after each step.</p>
+        </div>
+      )}
       {list && (
         <div className="top__body">
           <div className="top__main">
@@ -346,6 +378,13 @@ export function TopQueriesPanel({
                 {list.source.kind === 'performance_schema' ? 'statements' : 'events'} · {list.source.label}
                 {filter.trim() ? ` · ${formatCount(classes.length)} shown` : ''}
               </span>
+              {liveWindow && (
+                <span className="top__window-info" data-testid="top-window-info">
+                  {live ? 'Live window' : 'Window'} from {clockTime(liveWindow.startedAt)} ·{' '}
+                  {formatDuration(liveWindow.seconds)}
+                  {live ? ' so far' : ''}
+                </span>
+              )}
               {list.source.kind === 'performance_schema' && (
                 <span className="top__lifetime" data-testid="top-lifetime-note">
                   * since each digest was first seen
@@ -387,13 +426,15 @@ export function TopQueriesPanel({
                   ? 'No class matches the filter.'
                   : list.source.kind === 'slow_log' && list.source.label === 'mysql.slow_log'
                     ? 'mysql.slow_log has no rows.'
-                    : 'Nothing ran in this window.'
+                    : liveWindow && live
+                      ? `No statements yet in this window (since ${clockTime(liveWindow.startedAt)}); the table refreshes after each step.`
+                      : 'Nothing ran in this window.'
               }
               selected={selected}
               onSelect={(id) => dispatch({ type: 'class/selected', id })}
               sort={sort}
               onSort={(key) => dispatch({ type: 'sort/clicked', key })}
-              resetKey={list}
+              resetKey={state.listKey}
               totalSeconds={listSeconds}
               lifetime={list.source.kind === 'performance_schema'}
             />

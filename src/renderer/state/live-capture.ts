@@ -1,9 +1,20 @@
-// The live-digest window of the Top queries panel: snapshots, per-step deltas for the timeline, the window's delta.
+// The live-digest window of the Top queries panel: the service's polling window, shown after every poll, with the timeline's steps.
 import { useCallback, useEffect, useRef } from 'react';
-import { topClassesFromDelta, type TopClassList } from '../../core/capture/index.js';
+import {
+  topClassesFromDelta,
+  type DigestDelta,
+  type TopClass,
+  type TopClassList,
+} from '../../core/capture/index.js';
 import type { AdvisorApi } from '../../shared/api.js';
 import { toShownError, type ShownError } from '../components/error-box.js';
-import { parseWindow, type LiveProgress, type StepCounts, type TopQueriesAction } from './top-queries.js';
+import {
+  parseWindow,
+  type LiveProgress,
+  type LiveWindowInfo,
+  type StepCounts,
+  type TopQueriesAction,
+} from './top-queries.js';
 
 /** Live capture: snapshots per window (the service keeps 32). */
 export const LIVE_STEPS = 20;
@@ -13,9 +24,10 @@ function clock(epochSeconds: number): string {
 }
 
 /**
- * The note shown when a step's delta says the server restarted: performance_schema counters start
- * from zero at a restart, so a delta across it would subtract unrelated numbers. The window starts
- * again from the first snapshot after the restart.
+ * The note shown when a poll says the server restarted: performance_schema counters start from
+ * zero at a restart. The polling window (the service's accumulator) keeps what ran up to the last
+ * snapshot before the restart and adds what ran since; only the time between that snapshot and
+ * the restart is unknown.
  */
 export function windowRestartNote(step: {
   from: { uptime: number };
@@ -24,8 +36,8 @@ export function windowRestartNote(step: {
   const at = Date.parse(step.to.takenAt) / 1000 - step.to.uptime;
   return (
     `The server restarted at about ${clock(at)} (Uptime went from ${step.from.uptime} s to ${step.to.uptime} s): ` +
-    'its performance_schema counters started again from zero, so the window was restarted from the first snapshot after the restart. ' +
-    'The table covers only the time since then; the timeline keeps the steps before it.'
+    'its performance_schema counters started again from zero. The window keeps what ran up to the last snapshot before the restart and adds what ran since; ' +
+    'what ran between that snapshot and the restart is not counted.'
   );
 }
 
@@ -49,8 +61,16 @@ export function wait(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** The window so far, as the panel shows it after each poll. */
+export interface LiveWindowView {
+  list: TopClassList;
+  stepCounts: StepCounts;
+  /** When the window's first snapshot was taken (ISO) and how long it covers so far. */
+  window: LiveWindowInfo;
+}
+
 export interface LiveCaptureOptions {
-  api: Pick<AdvisorApi, 'capture.snapshot' | 'capture.delta'>;
+  api: Pick<AdvisorApi, 'capture.windowStart' | 'capture.windowPoll' | 'capture.windowEnd'>;
   connectionId: string;
   totalSeconds: number;
   signal: AbortSignal;
@@ -58,24 +78,31 @@ export interface LiveCaptureOptions {
   linkUp(): boolean;
   onProgress(live: LiveProgress): void;
   onRestart(note: string): void;
+  /** The window so far, after its first snapshot and after every poll. */
+  onWindow?(view: LiveWindowView): void;
   /** Tests pass a fake clock and wait. */
   now?(): number;
   wait?(ms: number, signal: AbortSignal): Promise<void>;
 }
 
-export interface LiveCaptureResult {
-  list: TopClassList;
-  stepCounts: StepCounts;
-  /** The delta's notes (digests lost, truncated snapshots), as one note. */
+export interface LiveCaptureResult extends LiveWindowView {
+  /** The delta's notes (digests lost, resets, truncated snapshots), as one note. */
   note: ShownError | null;
 }
 
+/** The table's source label of a live window. */
+function windowLabel(seconds: number): string {
+  return `${Math.round(seconds)} s window`;
+}
+
 /**
- * Snapshot, then a snapshot per step (deltas give the timeline), then the whole window's delta.
- * While the connection is down the loop pauses (no call is made, the baseline snapshot stays in the
- * service, which keeps it per connection id across reconnects) and resumes when it is back; a
- * step whose delta says the server restarted re-baselines the window and says so. Stopped before
- * the first snapshot: null. Stopped later: the window so far.
+ * The window's first snapshot, then a poll per step; each poll returns the window so far (the
+ * service adds every interval on its own, so resets in between stay exact) and the panel shows it
+ * at once. The timeline's steps are the differences between consecutive polls (the accumulated
+ * counts only grow). While the connection is down the loop pauses (no call is made, the window
+ * stays in the service, which keeps it per connection id across reconnects) and resumes when it is
+ * back; a poll that sees a server restart says so. Stopped before the first snapshot: null.
+ * Stopped later: the window so far.
  */
 export async function runLiveCapture(options: LiveCaptureOptions): Promise<LiveCaptureResult | null> {
   const { api, connectionId, totalSeconds, signal } = options;
@@ -106,66 +133,87 @@ export async function runLiveCapture(options: LiveCaptureOptions): Promise<LiveC
     }
   }
   showProgress(false);
-  const firstTaken = await whileUp(() => api['capture.snapshot']({ connectionId }));
-  if (!firstTaken) return null;
-  let first = firstTaken;
-  let previous = first;
-  let windowStart: string | null = null;
+  const opened = await whileUp(() => api['capture.windowStart']({ connectionId }));
+  if (!opened) return null;
+  const { windowId } = opened;
   const counts: number[] = [];
   const querySeconds: number[] = [];
   const perClass: StepCounts = new Map();
-  while (!signal.aborted && now() - started < totalMs) {
-    await pause(Math.min(stepMs, Math.max(0, totalMs - (now() - started))), signal);
-    const next = await whileUp(() => api['capture.snapshot']({ connectionId }));
-    if (!next) break;
-    const from = previous;
-    const step = await whileUp(() =>
-      api['capture.delta']({
-        connectionId,
-        fromSnapshotId: from.snapshotId,
-        toSnapshotId: next.snapshotId,
-        limit: 200,
-      }),
-    );
-    if (!step) break;
-    windowStart ??= step.from.takenAt;
-    if (step.serverRestarted) {
-      // Counters went back to zero: a delta from the old baseline would be wrong. Start again.
-      options.onRestart(windowRestartNote(step));
-      first = next;
-    }
-    const index = counts.length;
-    counts.push(step.totals.count);
-    querySeconds.push(step.totals.totalMs / 1000);
-    for (const row of topClassesFromDelta(step)) {
-      const series = perClass.get(row.id) ?? [];
-      series[index] = row.count;
-      perClass.set(row.id, series);
-    }
-    previous = next;
-    steps = counts.length;
-    showProgress(false);
-  }
-  const delta = await api['capture.delta']({
-    connectionId,
-    fromSnapshotId: first.snapshotId,
-    toSnapshotId: previous.snapshotId,
-  });
-  const timelineStart = Math.floor(Date.parse(windowStart ?? delta.from.takenAt) / 1000);
-  const timelineSeconds = Math.max(1, Math.round(Date.parse(delta.to.takenAt) / 1000 - timelineStart));
-  const bucketSeconds = counts.length > 0 ? Math.max(1, Math.round(timelineSeconds / counts.length)) : 1;
-  return {
+  let previous: { delta: DigestDelta; classes: TopClass[] } | null = null;
+  let view: LiveWindowView = {
     list: {
-      source: { kind: 'performance_schema', label: `${delta.windowSeconds} s window` },
-      events: delta.totals.count,
-      classes: topClassesFromDelta(delta),
-      timeline: { start: timelineStart, bucketSeconds, counts, querySeconds, untimed: 0 },
+      source: { kind: 'performance_schema', label: windowLabel(0) },
+      events: 0,
+      classes: [],
+      timeline: null,
     },
     stepCounts: perClass,
-    note:
-      delta.notes.length > 0
-        ? { code: 'NOTE', message: delta.notes.map((note) => note.message).join(' ') }
-        : null,
+    window: { startedAt: opened.takenAt, seconds: 0 },
+  };
+  options.onWindow?.(view);
+  try {
+    while (!signal.aborted && now() - started < totalMs) {
+      await pause(Math.min(stepMs, Math.max(0, totalMs - (now() - started))), signal);
+      if (signal.aborted) break;
+      const delta = await whileUp(() => api['capture.windowPoll']({ connectionId, windowId }));
+      if (!delta) break;
+      if (delta.serverRestarted && !previous?.delta.serverRestarted) {
+        options.onRestart(windowRestartNote({ from: (previous?.delta ?? delta).to, to: delta.to }));
+      }
+      const classes = topClassesFromDelta(delta);
+      const index = counts.length;
+      counts.push(Math.max(0, delta.totals.count - (previous?.delta.totals.count ?? 0)));
+      querySeconds.push(Math.max(0, (delta.totals.totalMs - (previous?.delta.totals.totalMs ?? 0)) / 1000));
+      const before = new Map((previous?.classes ?? []).map((row) => [row.id, row.count]));
+      for (const row of classes) {
+        const step = row.count - (before.get(row.id) ?? 0);
+        if (step <= 0) continue;
+        const series = perClass.get(row.id) ?? [];
+        series[index] = step;
+        perClass.set(row.id, series);
+      }
+      previous = { delta, classes };
+      steps = counts.length;
+      view = windowView(
+        delta,
+        classes,
+        counts,
+        querySeconds,
+        new Map([...perClass].map(([id, series]) => [id, [...series]])),
+      );
+      options.onWindow?.(view);
+      showProgress(false);
+    }
+  } finally {
+    void api['capture.windowEnd']({ connectionId, windowId }).catch(() => undefined);
+  }
+  const notes = previous?.delta.notes ?? [];
+  return {
+    ...view,
+    note: notes.length > 0 ? { code: 'NOTE', message: notes.map((note) => note.message).join(' ') } : null,
+  };
+}
+
+/** The panel's view of the window so far. */
+function windowView(
+  delta: DigestDelta,
+  classes: TopClass[],
+  counts: number[],
+  querySeconds: number[],
+  stepCounts: StepCounts,
+): LiveWindowView {
+  const start = Math.floor(Date.parse(delta.from.takenAt) / 1000);
+  const seconds = Math.max(1, Math.round(Date.parse(delta.to.takenAt) / 1000 - start));
+  const bucketSeconds = counts.length > 0 ? Math.max(1, Math.round(seconds / counts.length)) : 1;
+  return {
+    list: {
+      source: { kind: 'performance_schema', label: windowLabel(delta.windowSeconds) },
+      events: delta.totals.count,
+      classes,
+      timeline: { start, bucketSeconds, counts: [...counts], querySeconds: [...querySeconds], untimed: 0 },
+    },
+    stepCounts,
+    window: { startedAt: delta.from.takenAt, seconds: delta.windowSeconds },
   };
 }
 
@@ -199,12 +247,9 @@ export function useLiveCapture(
           linkUp: () => linkUpRef.current,
           onProgress: (live) => dispatch({ type: 'live/progress', live }),
           onRestart: (note) => dispatch({ type: 'restart/noted', note }),
+          onWindow: (view) => dispatch({ type: 'live/window', ...view }),
         });
-        if (result) {
-          dispatch({ type: 'list/shown', list: result.list });
-          dispatch({ type: 'steps/counted', stepCounts: result.stepCounts });
-          if (result.note) dispatch({ type: 'run/failed', error: result.note });
-        }
+        if (result?.note) dispatch({ type: 'run/failed', error: result.note });
       } catch (caught) {
         dispatch({ type: 'run/failed', error: toShownError(caught) });
       } finally {

@@ -29,6 +29,12 @@ export interface LiveProgress {
   paused?: boolean;
 }
 
+/** The live window shown: when its first snapshot was taken (ISO) and how many seconds it covers so far. */
+export interface LiveWindowInfo {
+  startedAt: string;
+  seconds: number;
+}
+
 /** Per-class statement counts for each live step (the selected class's own bars on the timeline). */
 export type StepCounts = Map<string, number[]>;
 
@@ -44,6 +50,10 @@ export interface TopQueriesState {
   /** A mysql.slow_log read is in flight. */
   busy: boolean;
   list: TopClassList | null;
+  /** Changes when a new list replaces the table (it scrolls back to the top); a live refresh keeps it. */
+  listKey: number;
+  /** The live window the list shows (null: the list is not a live window). */
+  liveWindow: LiveWindowInfo | null;
   stepCounts: StepCounts | null;
   /** Where "Read more rows" continues; null when the table was read to its end. */
   tableMore: SlowLogTableReply['cursor'] | null;
@@ -75,6 +85,8 @@ export type TopQueriesAction =
   | { type: 'table/busy'; busy: boolean }
   | { type: 'list/shown'; list: TopClassList }
   | { type: 'steps/counted'; stepCounts: StepCounts }
+  /** The live window so far, after each poll: the table refreshes, the selection and scroll stay. */
+  | { type: 'live/window'; list: TopClassList; stepCounts: StepCounts; window: LiveWindowInfo }
   | { type: 'table/more'; cursor: SlowLogTableReply['cursor'] | null }
   | { type: 'histogram/loaded'; id: string; value: LatencyHistogram | null }
   | { type: 'consent/asked'; plan: SlowLogWindowPlan; seconds: number }
@@ -89,6 +101,8 @@ export const initialTopQueries: TopQueriesState = {
   live: null,
   busy: false,
   list: null,
+  listKey: 0,
+  liveWindow: null,
   stepCounts: null,
   tableMore: null,
   error: null,
@@ -127,6 +141,8 @@ export function topQueriesReducer(state: TopQueriesState, action: TopQueriesActi
         error: null,
         job: null,
         list: null,
+        listKey: state.listKey + 1,
+        liveWindow: null,
         stepCounts: null,
         selected: null,
         histogram: null,
@@ -142,7 +158,19 @@ export function topQueriesReducer(state: TopQueriesState, action: TopQueriesActi
     case 'table/busy':
       return { ...state, busy: action.busy };
     case 'list/shown':
-      return { ...state, list: action.list, selected: null };
+      return { ...state, list: action.list, listKey: state.listKey + 1, liveWindow: null, selected: null };
+    case 'live/window':
+      return {
+        ...state,
+        list: action.list,
+        stepCounts: action.stepCounts,
+        liveWindow: action.window,
+        listKey: state.liveWindow ? state.listKey : state.listKey + 1,
+        selected:
+          state.selected !== null && action.list.classes.some((entry) => entry.id === state.selected)
+            ? state.selected
+            : null,
+      };
     case 'steps/counted':
       return { ...state, stepCounts: action.stepCounts };
     case 'table/more':

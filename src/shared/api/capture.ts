@@ -32,6 +32,21 @@ export const captureDeltaSchema = z.object({
   maxRows: z.number().int().positive().max(1_000_000).optional(),
 });
 
+export const captureWindowStartSchema = z.object({
+  connectionId,
+  /** Row limit of each snapshot of the window (default 10000). */
+  maxRows: z.number().int().positive().max(1_000_000).optional(),
+});
+
+export const captureWindowPollSchema = z.object({
+  connectionId,
+  windowId: z.string().min(1),
+  orderBy: deltaOrder.optional(),
+  limit: z.number().int().positive().optional(),
+});
+
+export const captureWindowEndSchema = z.object({ connectionId, windowId: z.string().min(1) });
+
 export const captureSlowLogTableSchema = z.object({
   connectionId,
   /** Continue after a previous read; omitted: from the first row. `fromEnd`: only rows written after now. */
@@ -82,6 +97,9 @@ export const jobRefSchema = z.object({ jobId: z.string().min(1) });
 export const captureSchemas = {
   'capture.snapshot': captureSnapshotSchema,
   'capture.delta': captureDeltaSchema,
+  'capture.windowStart': captureWindowStartSchema,
+  'capture.windowPoll': captureWindowPollSchema,
+  'capture.windowEnd': captureWindowEndSchema,
   'capture.slowLogTable': captureSlowLogTableSchema,
   'capture.histogram': captureHistogramSchema,
   'capture.slowLogWindowPlan': captureWindowPlanSchema,
@@ -143,6 +161,17 @@ export interface CaptureApi {
   'capture.snapshot'(request: z.input<typeof captureSnapshotSchema>): Promise<CaptureSnapshotReply>;
   /** What ran between two snapshots, ranked, with pt-query-digest fingerprints. */
   'capture.delta'(request: z.input<typeof captureDeltaSchema>): Promise<DigestDelta>;
+  /**
+   * Start a polling window: the first snapshot, kept with the window's accumulator in the service
+   * (at most 8 windows). Polling is what keeps a window exact when digest rows are reset meanwhile.
+   */
+  'capture.windowStart'(
+    request: z.input<typeof captureWindowStartSchema>,
+  ): Promise<{ windowId: string; takenAt: string }>;
+  /** Take a snapshot now, add it to the window, and return the window so far (as `capture.delta`). */
+  'capture.windowPoll'(request: z.input<typeof captureWindowPollSchema>): Promise<DigestDelta>;
+  /** Forget a window (false when it was gone already). */
+  'capture.windowEnd'(request: z.input<typeof captureWindowEndSchema>): Promise<{ ended: boolean }>;
   /** Read mysql.slow_log (log_output=TABLE) incrementally into pt-query-digest classes. */
   'capture.slowLogTable'(request: z.input<typeof captureSlowLogTableSchema>): Promise<SlowLogTableReply>;
   /** The latency histogram of one digest since it was first seen (MySQL >= 8.0.1). */

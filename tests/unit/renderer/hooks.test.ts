@@ -310,19 +310,53 @@ describe('useJobEvents', () => {
 });
 
 describe('useLiveCapture', () => {
-  const snapshot = (n: number) => ({
-    snapshotId: `s-${n}`,
-    takenAt: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString(),
-    rows: 3,
-    truncated: false,
-  });
-  const delta = (from: number, to: number) => ({
-    from: { takenAt: snapshot(from).takenAt, uptime: 100 + from },
-    to: { takenAt: snapshot(to).takenAt, uptime: 100 + to },
-    windowSeconds: to - from,
+  const at = (second: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, second)).toISOString();
+  /** The window so far after `polls` polls: one class that ran 3 times per poll. */
+  const windowSoFar = (polls: number) => ({
+    from: { takenAt: at(0), uptime: 100 },
+    to: { takenAt: at(polls), uptime: 100 + polls },
+    windowSeconds: polls,
     serverRestarted: false,
-    totals: { count: 0, totalMs: 0, classes: 0 },
-    classes: [],
+    totals: { count: 3 * polls, totalMs: 30 * polls, classes: polls > 0 ? 1 : 0 },
+    classes:
+      polls > 0
+        ? [
+            {
+              ...{
+                schema: 'app',
+                digest: 'd1',
+                digestText: 'SELECT * FROM `t` WHERE `v` = ?',
+                status: 'changed',
+              },
+              ...{ count: 3 * polls, totalMs: 30 * polls, avgMs: 10, lockMs: 0, errors: 0, warnings: 0 },
+              ...{
+                rowsAffected: 0,
+                rowsSent: polls,
+                rowsExamined: polls,
+                examinedPerSent: 1,
+                noIndexUsed: 0,
+              },
+              ...{
+                noGoodIndexUsed: 0,
+                selectFullJoin: 0,
+                selectFullRangeJoin: 0,
+                selectRange: 0,
+                selectScan: 0,
+              },
+              ...{
+                sortMergePasses: 0,
+                sortRows: 0,
+                sortScan: 0,
+                sortRange: 0,
+                tmpTables: 0,
+                tmpDiskTables: 0,
+              },
+              lifetime: { maxMs: 12, p95Ms: 11, p99Ms: 12, firstSeen: at(0), lastSeen: at(polls) },
+              sampleText: "SELECT * FROM t WHERE v = 'x'",
+              fingerprint: null,
+            },
+          ]
+        : [],
     overflow: null,
     digestLost: 0,
     prepared: null,
@@ -330,11 +364,11 @@ describe('useLiveCapture', () => {
   });
 
   function liveBridge() {
-    let taken = 0;
+    let polls = 0;
     return fakeBridge({
-      'capture.snapshot': () => snapshot(++taken),
-      'capture.delta': (request: { fromSnapshotId: string; toSnapshotId: string }) =>
-        delta(Number(request.fromSnapshotId.slice(2)), Number(request.toSnapshotId.slice(2))),
+      'capture.windowStart': () => ({ windowId: 'w-1', takenAt: at(0) }),
+      'capture.windowPoll': () => windowSoFar(++polls),
+      'capture.windowEnd': () => ({ ended: true }),
     });
   }
 
@@ -349,7 +383,55 @@ describe('useLiveCapture', () => {
     ]);
   });
 
-  it('stop ends the window after the baseline: the window so far is the list, progress is cleared', async () => {
+  it('the table shows the live window as it refreshes: empty at its start, then the window so far after each poll', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: false });
+    const bridge = liveBridge();
+    const actions: TopQueriesAction[] = [];
+    const { result } = renderHook(() => useLiveCapture(bridge.api, (a) => actions.push(a), true));
+    let running!: Promise<void>;
+    act(() => {
+      running = result.current.start('c-1', '40'); // 20 steps of 2 s
+    });
+    const windows = () => actions.filter((a) => a.type === 'live/window');
+    await vi.waitFor(() => expect(windows()).toHaveLength(1));
+    // Right after the first snapshot: an empty table that says since when the window runs.
+    expect(windows()[0]).toMatchObject({
+      list: { classes: [], events: 0 },
+      window: { startedAt: at(0), seconds: 0 },
+    });
+    expect(bridge.requests('capture.windowPoll')).toEqual([]);
+    for (let poll = 1; poll <= 2; poll++) {
+      await act(() => vi.advanceTimersByTimeAsync(2000));
+      await vi.waitFor(() => expect(windows()).toHaveLength(poll + 1));
+      // Each poll is the whole window so far: the table shows it at once, with its start and duration.
+      expect(windows()[poll]).toMatchObject({
+        list: {
+          events: 3 * poll,
+          classes: [{ id: 'app/d1', count: 3 * poll }],
+          timeline: { counts: Array(poll).fill(3) },
+        },
+        window: { startedAt: at(0), seconds: poll },
+      });
+      expect((windows()[poll] as { stepCounts: Map<string, number[]> }).stepCounts.get('app/d1')).toEqual(
+        Array(poll).fill(3),
+      );
+    }
+    expect(bridge.requests('capture.windowPoll')).toEqual([
+      { connectionId: 'c-1', windowId: 'w-1' },
+      { connectionId: 'c-1', windowId: 'w-1' },
+    ]);
+    expect(actions.filter((a) => a.type === 'live/progress').at(-1)).toMatchObject({
+      live: { steps: 2, totalMs: 40_000 },
+    });
+    act(() => result.current.stop());
+    await act(() => running);
+    // Stop keeps the window so far as the table and lets the service forget the window.
+    expect(bridge.calls.map((call) => call.method).at(-1)).toBe('capture.windowEnd');
+    expect(actions.some((a) => a.type === 'list/shown')).toBe(false);
+    expect(actions.at(-1)).toEqual({ type: 'live/progress', live: null });
+  });
+
+  it('stop during the first step: the empty window stays, no poll is made', async () => {
     const bridge = liveBridge();
     const actions: TopQueriesAction[] = [];
     const { result } = renderHook(() => useLiveCapture(bridge.api, (a) => actions.push(a), true));
@@ -357,15 +439,13 @@ describe('useLiveCapture', () => {
     act(() => {
       running = result.current.start('c-1', '600');
     });
-    await waitFor(() => expect(bridge.requests('capture.snapshot')).toHaveLength(1));
+    await waitFor(() => expect(bridge.requests('capture.windowStart')).toHaveLength(1));
     act(() => result.current.stop());
     await act(() => running);
-    // The stop lands during the first step's wait: no second snapshot, one delta of the baseline.
-    expect(bridge.calls.map((call) => call.method)).toEqual(['capture.snapshot', 'capture.delta']);
-    expect(bridge.requests('capture.delta')[0]).toMatchObject({ fromSnapshotId: 's-1', toSnapshotId: 's-1' });
+    expect(bridge.calls.map((call) => call.method)).toEqual(['capture.windowStart', 'capture.windowEnd']);
     expect(actions[0]).toEqual({ type: 'run/reset' });
-    expect(actions.find((a) => a.type === 'list/shown')).toMatchObject({
-      list: { source: { kind: 'performance_schema' } },
+    expect(actions.find((a) => a.type === 'live/window')).toMatchObject({
+      list: { source: { kind: 'performance_schema' }, classes: [] },
     });
     expect(actions.at(-1)).toEqual({ type: 'live/progress', live: null });
   });
@@ -377,13 +457,13 @@ describe('useLiveCapture', () => {
     act(() => {
       running = result.current.start('c-1', '600');
     });
-    await waitFor(() => expect(bridge.requests('capture.snapshot')).toHaveLength(1));
+    await waitFor(() => expect(bridge.requests('capture.windowStart')).toHaveLength(1));
     unmount();
     await running;
     const asked = bridge.calls.length;
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(bridge.calls.length).toBe(asked);
-    expect(bridge.requests('capture.snapshot')).toHaveLength(1);
+    expect(bridge.requests('capture.windowPoll')).toHaveLength(0);
   });
 
   it('while the link is down no snapshot is taken; it starts when the link is back', async () => {
@@ -402,7 +482,7 @@ describe('useLiveCapture', () => {
     );
     expect(bridge.calls).toEqual([]);
     rerender({ up: true });
-    await waitFor(() => expect(bridge.requests('capture.snapshot')).toHaveLength(1), { timeout: 2000 });
+    await waitFor(() => expect(bridge.requests('capture.windowStart')).toHaveLength(1), { timeout: 2000 });
     act(() => result.current.stop());
     await act(() => running);
   });

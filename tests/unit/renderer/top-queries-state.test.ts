@@ -1,8 +1,9 @@
 // The Top queries panel's reducer, helpers and live-digest loop (state/top-queries.ts, state/live-capture.ts) without a DOM.
 import { describe, expect, it } from 'vitest';
 import {
-  computeDigestDelta,
+  DigestDeltaAccumulator,
   digestCounterColumns,
+  type TopClass,
   type DigestCounter,
   type DigestRow,
   type DigestSnapshot,
@@ -10,7 +11,11 @@ import {
 import type { AdvisorApi } from '../../../src/shared/api.js';
 import type { JobStatusReply } from '../../../src/shared/api/capture.js';
 import { AdvisorError } from '../../../src/shared/errors.js';
-import { runLiveCapture, windowRestartNote } from '../../../src/renderer/state/live-capture.js';
+import {
+  runLiveCapture,
+  windowRestartNote,
+  type LiveWindowView,
+} from '../../../src/renderer/state/live-capture.js';
 import {
   epoch,
   initialTopQueries,
@@ -90,6 +95,28 @@ describe('top queries reducer', () => {
     expect(isRunning(reduce(initialTopQueries, { type: 'live/progress', live }))).toBe(true);
   });
 
+  it('a live refresh keeps the selection while the class is there and does not scroll the table back; a new list does', () => {
+    const window = { startedAt: '2026-01-01T00:00:00.000Z', seconds: 3 };
+    const stepCounts = new Map([['app/a', [1]]]);
+    const live = { ...list, classes: [{ id: 'app/a', count: 1 } as unknown as TopClass] };
+    let state = reduce(initialTopQueries, { type: 'run/reset' });
+    const key = state.listKey;
+    state = reduce(state, { type: 'live/window', list: live, stepCounts, window });
+    expect(state.listKey).toBe(key + 1);
+    const firstKey = state.listKey;
+    state = reduce(
+      state,
+      { type: 'class/selected', id: 'app/a' },
+      { type: 'live/window', list: { ...live }, stepCounts, window: { ...window, seconds: 6 } },
+    );
+    expect(state).toMatchObject({ selected: 'app/a', listKey: firstKey, liveWindow: { seconds: 6 } });
+    state = reduce(state, { type: 'live/window', list, stepCounts, window });
+    expect(state.selected).toBeNull();
+    state = reduce(state, { type: 'list/shown', list });
+    expect(state.liveWindow).toBeNull();
+    expect(state.listKey).toBe(firstKey + 1);
+  });
+
   it('helpers: window bounds, job errors, progress percent, log times', () => {
     expect(parseWindow('30')).toBe(30);
     for (const bad of ['0', '-1', 'abc', '86401', ''])
@@ -159,45 +186,44 @@ function row(digest: string, count: number): DigestRow {
   };
 }
 
-/** A server whose digest counters follow `script` (one snapshot per call), deltas by the real core. */
+/**
+ * A server whose digest counters follow `script` (one snapshot per call), with the service's
+ * polling windows played by the real core accumulator.
+ */
 function fakeServer(script: { uptime: number; rows: DigestRow[] }[], failures: unknown[] = []) {
-  const snapshots = new Map<string, DigestSnapshot>();
   let taken = 0;
   const calls: string[] = [];
+  const windows = new Map<string, DigestDeltaAccumulator>();
+  function snapshot(): DigestSnapshot {
+    const failure = failures.shift();
+    if (failure) throw failure;
+    const step = script[Math.min(taken, script.length - 1)]!;
+    // Past the script the server keeps running: its uptime goes on with the clock.
+    const uptime = step.uptime + 5 * Math.max(0, taken - (script.length - 1));
+    const taken_ = { takenAt: 2000 + taken * 5, uptime, digestLost: 0, truncated: false, rows: step.rows };
+    taken++;
+    return taken_;
+  }
   const api = {
-    async 'capture.snapshot'() {
-      calls.push('snapshot');
-      const failure = failures.shift();
-      if (failure) throw failure;
-      const step = script[Math.min(taken, script.length - 1)]!;
-      // Past the script the server keeps running: its uptime goes on with the clock.
-      const uptime = step.uptime + 5 * Math.max(0, taken - (script.length - 1));
-      const snapshot: DigestSnapshot = {
-        takenAt: 2000 + taken * 5,
-        uptime,
-        digestLost: 0,
-        truncated: false,
-        rows: step.rows,
-      };
-      const snapshotId = `s${taken++}`;
-      snapshots.set(snapshotId, snapshot);
-      return {
-        snapshotId,
-        takenAt: new Date(snapshot.takenAt * 1000).toISOString(),
-        rows: step.rows.length,
-        truncated: false,
-      };
+    async 'capture.windowStart'() {
+      calls.push('start');
+      const first = snapshot();
+      const windowId = `w${windows.size}`;
+      windows.set(windowId, new DigestDeltaAccumulator(first));
+      return { windowId, takenAt: new Date(first.takenAt * 1000).toISOString() };
     },
-    async 'capture.delta'(request: { fromSnapshotId: string; toSnapshotId?: string; limit?: number }) {
-      calls.push(`delta ${request.fromSnapshotId}-${request.toSnapshotId}`);
-      return computeDigestDelta(
-        snapshots.get(request.fromSnapshotId)!,
-        snapshots.get(request.toSnapshotId!)!,
-        request.limit ? { limit: request.limit } : {},
-      );
+    async 'capture.windowPoll'(request: { windowId: string }) {
+      calls.push('poll');
+      const accumulator = windows.get(request.windowId)!;
+      accumulator.add(snapshot());
+      return accumulator.result();
     },
-  } as unknown as Pick<AdvisorApi, 'capture.snapshot' | 'capture.delta'>;
-  return { api, calls };
+    async 'capture.windowEnd'(request: { windowId: string }) {
+      calls.push('end');
+      return { ended: windows.delete(request.windowId) };
+    },
+  } as unknown as Pick<AdvisorApi, 'capture.windowStart' | 'capture.windowPoll' | 'capture.windowEnd'>;
+  return { api, calls, windows };
 }
 
 /** A clock that the loop's waits advance (no real time passes). */
@@ -212,13 +238,16 @@ function fakeTime() {
 }
 
 describe('live-digest window (runLiveCapture)', () => {
-  it('20 steps give the timeline and per-class counts; the table is the whole window', async () => {
+  it('20 steps give the timeline and per-class counts; the table is the whole window, shown after every poll', async () => {
     const script = Array.from({ length: 22 }, (_, step) => ({
       uptime: 100 + step * 5,
-      rows: [row('a', step * 2), row('b', step)],
+      // b starts in the 5th step: its own bars begin there.
+      // (first seen between the 4th and 5th snapshot, taken at 2020 and 2025).
+      rows: [row('a', step * 2), ...(step >= 5 ? [{ ...row('b', step - 4), firstSeen: 2022 }] : [])],
     }));
-    const { api } = fakeServer(script);
+    const { api, calls, windows } = fakeServer(script);
     const progress: LiveProgress[] = [];
+    const views: LiveWindowView[] = [];
     const time = fakeTime();
     const result = await runLiveCapture({
       api,
@@ -228,17 +257,32 @@ describe('live-digest window (runLiveCapture)', () => {
       linkUp: () => true,
       onProgress: (p) => progress.push(p),
       onRestart: () => undefined,
+      onWindow: (view) => views.push(view),
       ...time,
     });
-    expect(result!.list.timeline!.counts).toEqual(Array(20).fill(3));
-    expect(result!.list.events).toBe(60);
+    expect(calls).toEqual(['start', ...Array(20).fill('poll'), 'end']);
+    expect(windows.size).toBe(0);
+    expect(result!.list.timeline!.counts).toEqual([2, 2, 2, 2, 3, ...Array(15).fill(3)]);
+    expect(result!.list.events).toBe(40 + 16);
     expect(result!.stepCounts.get('app/a')).toEqual(Array(20).fill(2));
+    expect(result!.stepCounts.get('app/b')).toEqual(
+      Array.from({ length: 20 }, (_, i) => (i < 4 ? undefined : 1)),
+    );
     expect(result!.list.classes.map((entry) => entry.id)).toEqual(['app/a', 'app/b']);
     expect(progress.at(-1)).toMatchObject({ steps: 20, totalMs: 40_000, paused: false });
     expect(result!.note).toBeNull();
+    // An empty view right after the first snapshot, then the window so far after each of the 20 polls.
+    expect(views).toHaveLength(21);
+    expect(views[0]!.list.classes).toEqual([]);
+    expect(views[0]!.window).toEqual({ startedAt: new Date(2000_000).toISOString(), seconds: 0 });
+    expect(views.map((view) => view.list.events)).toEqual(
+      Array.from({ length: 21 }, (_, i) => 2 * i + Math.max(0, i - 4)),
+    );
+    expect(views[3]!.window).toEqual({ startedAt: new Date(2000_000).toISOString(), seconds: 15 });
+    expect(views[3]!.list.timeline!.counts).toEqual([2, 2, 2]);
   });
 
-  it('a server restart re-baselines the window and says so; the timeline keeps the earlier steps', async () => {
+  it('a server restart is said once; the window keeps what ran before it and adds what ran since', async () => {
     const script = [
       { uptime: 100, rows: [row('a', 10)] },
       { uptime: 105, rows: [row('a', 14)] },
@@ -259,9 +303,10 @@ describe('live-digest window (runLiveCapture)', () => {
     });
     expect(notes).toHaveLength(1);
     expect(notes[0]).toContain('Uptime went from 105 s to 3 s');
-    expect(result!.list.timeline!.counts.length).toBe(3);
-    // The table covers only the time since the restart: 6 - 1.
-    expect(result!.list.events).toBe(5);
+    // 4 before the restart, 1 since the restart up to the next poll (counters from zero), then 5.
+    expect(result!.list.timeline!.counts).toEqual([4, 1, 5]);
+    expect(result!.list.events).toBe(10);
+    expect(result!.note?.message).toContain('The server restarted during the window');
     expect(
       windowRestartNote({ from: { uptime: 9 }, to: { takenAt: new Date(10_000).toISOString(), uptime: 1 } }),
     ).toContain('from 9 s to 1 s');
@@ -293,7 +338,7 @@ describe('live-digest window (runLiveCapture)', () => {
       ...time,
     });
     expect(progress.some((p) => p.paused)).toBe(true);
-    expect(calls[0]).toBe('snapshot'); // the failed one, retried
+    expect(calls.slice(0, 2)).toEqual(['start', 'start']); // the failed one, retried
     expect(result!.list.events).toBe(3);
   });
 
