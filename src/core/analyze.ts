@@ -13,7 +13,7 @@ import {
   type StatementKind,
 } from './rules/engine.js';
 import { type AstNode, spanOf } from './sql/ast.js';
-import { queryParts } from './sql/salvage.js';
+import { queryParts, withoutUnsupported } from './sql/salvage.js';
 import { parseStatement } from './sql/parse.js';
 import { collectPredicateSites, type PredicateSite } from './sql/predicates.js';
 import { LineIndex, splitStatements } from './sql/split.js';
@@ -130,9 +130,19 @@ export function statementAnalyzer(
         column: slice.column,
         findings: [],
       };
-      // The queries inside it that the grammar reads on their own get their checks (sql/salvage.ts).
+      // Without the constructs of one query the grammar cannot read (MEMBER OF, JSON_TABLE, FOR
+      // SYSTEM_TIME, RETURNING, LATERAL), the whole statement may parse: it is checked as such, its
+      // findings inside a blanked construct dropped. Otherwise the queries inside it that the grammar
+      // reads on their own get their checks (sql/salvage.ts).
+      const blanked = withoutUnsupported(slice.sql);
+      const whole = blanked && parseStatement(blanked.text, options.server.flavor).ok ? blanked : null;
+      const inBlank = (at: number) =>
+        blanked?.constructs.some((construct) => at >= construct.start && at < construct.end) ?? false;
+      const parts = whole
+        ? [{ start: 0, end: slice.sql.length, text: whole.text }]
+        : queryParts(blanked?.text ?? slice.sql).filter((part) => !inBlank(part.start));
       const checked: { line: number; column: number }[] = [];
-      for (const part of queryParts(slice.sql)) {
+      for (const part of parts) {
         if (!parseStatement(part.text, options.server.flavor).ok) continue;
         const at = lines.position(slice.offset + part.start);
         let outcome: StatementOutcome;
@@ -145,7 +155,9 @@ export function statementAnalyzer(
         }
         if (!('statement' in outcome)) continue;
         checked.push(at);
-        for (const finding of outcome.statement.findings)
+        if (whole && outcome.statement.notes) statement.notes = outcome.statement.notes;
+        for (const finding of outcome.statement.findings) {
+          if (blanked && inBlank(offsetIn(slice, finding))) continue;
           statement.findings.push({
             ...finding,
             // A rewrite of the part is not a rewrite of the statement: keep only what stands alone.
@@ -153,6 +165,7 @@ export function statementAnalyzer(
               (suggestion) => suggestion.kind !== 'rewrite' && suggestion.rewrittenSql === undefined,
             ),
           });
+        }
       }
       if (
         activeRules.some((rule) => rule.meta.id === 'PRS001') &&
@@ -162,8 +175,14 @@ export function statementAnalyzer(
         const column = parsed.line === 1 ? slice.column + parsed.column - 1 : parsed.column;
         const near = /near '([^']*)'/.exec(parsed.message)?.[1];
         const finding = toFinding(registry.PRS001!.meta, {
-          messageId: checked.length > 0 ? 'unsupportedPart' : 'unsupported',
+          messageId:
+            whole && checked.length > 0
+              ? 'unsupportedConstruct'
+              : checked.length > 0
+                ? 'unsupportedPart'
+                : 'unsupported',
           data: {
+            constructs: [...new Set(whole?.constructs.map((construct) => construct.construct))].join(', '),
             line,
             column,
             near: near ? `'${near}'` : 'the end',
@@ -430,4 +449,16 @@ function trimSpan(sql: string, span: { start: number; end: number }): { start: n
 function statementKind(ast: AstNode): StatementKind {
   const type = typeof ast.type === 'string' ? ast.type.toLowerCase() : 'other';
   return (KINDS as readonly string[]).includes(type) ? (type as StatementKind) : 'other';
+}
+
+/** The offset in the statement where a finding starts (findings carry script lines and columns). */
+function offsetIn(slice: StatementSlice, finding: { line: number; column: number }): number {
+  if (finding.line === slice.line) return finding.column - slice.column;
+  let offset = 0;
+  for (let line = slice.line; line < finding.line; line++) {
+    const next = slice.sql.indexOf('\n', offset);
+    if (next < 0) return slice.sql.length;
+    offset = next + 1;
+  }
+  return offset + finding.column - 1;
 }

@@ -20,13 +20,15 @@ export const rule = defineRule({
         'Not fully analysed: unsupported syntax at {{line}}:{{column}} (near {{near}}). The statement was not checked for non-sargable predicates or sql_mode problems.',
       unsupportedPart:
         'Not fully analysed: unsupported syntax at {{line}}:{{column}} (near {{near}}). Only the query at {{parts}} was checked, on its own; the rest of the statement was not.',
+      unsupportedConstruct:
+        'Not fully analysed: unsupported syntax at {{line}}:{{column}} (near {{near}}). The statement was checked without its {{constructs}}: the rest of it (tables, columns, other conditions) was analysed; that part was not, and no rewrite is offered.',
     },
     docs: {
       antiPattern: 'SELECT * FROM t1 WHERE 3 MEMBER OF (j)',
       bestPractice: 'SELECT * FROM t1 WHERE JSON_CONTAINS(j, CAST(3 AS JSON))',
       notes: [
         'A statement that is provably invalid whatever the server (unbalanced parentheses, an unterminated string, a first word that starts no statement, `SELECT FROM`, `, ,`, …) is still reported as a syntax error in `errors[]`.',
-        'A query inside such a statement that the parser reads on its own (a subquery or derived table in parentheses, the query of `CREATE VIEW … AS` / `CREATE TABLE … AS` / `DECLARE … CURSOR FOR`) is still checked, and its findings are reported with their positions in the statement; rewrites of it are not offered (they would rewrite the part, not the statement). Constructs inside one query (MEMBER OF, JSON_TABLE, FOR SYSTEM_TIME) are not rewritten into something the parser reads: that would change the query being checked.',
+        'A query inside such a statement that the parser reads on its own (a subquery or derived table in parentheses, the query of `CREATE VIEW … AS` / `CREATE TABLE … AS` / `DECLARE … CURSOR FOR`) is still checked, and its findings are reported with their positions in the statement; rewrites of it are not offered (they would rewrite the part, not the statement). A construct of one query that the parser cannot read — `expr MEMBER OF (…)`, `JSON_TABLE(…)`, `FOR SYSTEM_TIME …`, MariaDB `RETURNING …`, `LATERAL` — is set aside instead: the condition is read as TRUE, the table function as a derived table of no known columns under its alias, the others are left out; the rest of the statement is then checked with its positions unchanged, findings inside the construct are dropped, and no rewrite is offered (`unsupportedConstruct`).',
         'The corpus test (tests/integration/statement-corpus.test.ts) measures false syntax errors and false acceptances on MySQL 8.0.33 and MariaDB 10.11; docs/parsing.md has the figures.',
       ],
     },

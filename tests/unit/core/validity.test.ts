@@ -5,6 +5,7 @@ import { schemaFromDdl } from '../../../src/core/schema/ddl.js';
 import { analyze } from '../../../src/core/analyze.js';
 import { offlineServerInfo } from '../../../src/core/sqlmode/modes.js';
 import { provablyInvalid } from '../../../src/core/sql/validity.js';
+import { withoutUnsupported } from '../../../src/core/sql/salvage.js';
 
 const run = (sql: string, flavor: 'mysql' | 'mariadb' = 'mysql') =>
   analyze(sql, {
@@ -73,7 +74,7 @@ describe('provable syntax errors', () => {
   it('still checks the queries inside such a statement, at their positions, without rewriting the part', () => {
     const { schema } = schemaFromDdl('CREATE TABLE t1 (id INT PRIMARY KEY, d DATETIME, j JSON, KEY (d));');
     const sql =
-      'SELECT 1;\nSELECT * FROM t1 WHERE 3 MEMBER OF (j)\n  AND id IN (SELECT id FROM t1 WHERE YEAR(d) = 2020);\n' +
+      "SELECT 1;\nSELECT * FROM t1 WHERE j SOUNDS LIKE 'x'\n  AND id IN (SELECT id FROM t1 WHERE YEAR(d) = 2020);\n" +
       'DECLARE c CURSOR FOR SELECT id FROM t1 WHERE MONTH(d) = 1;';
     const report = analyze(sql, { server: offlineServerInfo('mysql', '8.0.33'), source: 'flags', schema });
     expect(report.errors).toEqual([]);
@@ -90,12 +91,81 @@ describe('provable syntax errors', () => {
       ['FUN001', 4, 46],
     ]);
     // Nothing inside to read on its own: the statement says it was not checked.
-    const alone = analyze('SELECT * FROM t1 WHERE 3 MEMBER OF (j) AND YEAR(d) = 1', {
+    const alone = analyze("SELECT * FROM t1 WHERE j SOUNDS LIKE 'x' AND YEAR(d) = 1", {
       server: offlineServerInfo('mysql', '8.0.33'),
       source: 'flags',
       schema,
     });
     expect(alone.statements[0]!.findings.map((finding) => finding.rule)).toEqual(['PRS001']);
     expect(alone.statements[0]!.findings[0]!.message).toContain('was not checked');
+  });
+
+  // Constructs of one query the grammar cannot read are set aside; the rest of the statement is checked.
+  it.each([
+    ['mysql', 'SELECT * FROM t1 WHERE 3 MEMBER OF (j) AND YEAR(d) = 2020', 'MEMBER OF', 44],
+    [
+      'mysql',
+      "SELECT * FROM t1 WHERE j->'$.a' MEMBER OF(CAST('[1]' AS JSON)) AND YEAR(d) = 2020",
+      'MEMBER OF',
+      68,
+    ],
+    [
+      'mysql',
+      "SELECT t1.id, jt.a FROM t1, JSON_TABLE(t1.j, '$[*]' COLUMNS (a INT PATH '$')) AS jt WHERE MONTH(t1.d) = 3",
+      'JSON_TABLE',
+      91,
+    ],
+    [
+      'mariadb',
+      "SELECT * FROM t1 FOR SYSTEM_TIME AS OF TIMESTAMP '2016-10-09 08:07:06' WHERE YEAR(d) = 2020",
+      'FOR SYSTEM_TIME',
+      78,
+    ],
+    [
+      'mariadb',
+      'SELECT * FROM t1 FOR SYSTEM_TIME BETWEEN (NOW() - INTERVAL 1 YEAR) AND NOW() AS x WHERE YEAR(x.d) = 2020',
+      'FOR SYSTEM_TIME',
+      89,
+    ],
+    ['mariadb', 'SELECT * FROM t1 FOR SYSTEM_TIME ALL WHERE YEAR(d) = 2020', 'FOR SYSTEM_TIME', 44],
+  ] as const)('%s: %s is checked without its construct', (flavor, sql, construct, column) => {
+    const { schema } = schemaFromDdl('CREATE TABLE t1 (id INT PRIMARY KEY, d DATETIME, j JSON, KEY (d));');
+    const report = analyze(sql, {
+      server: offlineServerInfo(flavor, flavor === 'mysql' ? '8.0.33' : '10.11.0'),
+      source: 'flags',
+      schema,
+    });
+    expect(report.errors).toEqual([]);
+    const findings = report.statements[0]!.findings;
+    expect(findings.map((finding) => [finding.rule, finding.column])).toEqual([
+      ['PRS001', expect.any(Number)],
+      ['FUN001', column],
+    ]);
+    expect(findings[0]!.message).toContain(`checked without its ${construct}`);
+    expect(findings[1]!.suggestions.filter((suggestion) => suggestion.rewrittenSql)).toEqual([]);
+  });
+
+  it('sets aside only the construct: positions and lines are kept, nothing inside it is reported', () => {
+    const sql =
+      "SELECT * FROM t1\nWHERE YEAR(d) = 1 AND\n  LOWER(j->>'$.a')\n  MEMBER OF (j) AND MONTH(d) = 2";
+    const blanked = withoutUnsupported(sql)!;
+    expect(blanked.text).toHaveLength(sql.length);
+    expect(blanked.text.split('\n').length).toBe(sql.split('\n').length);
+    expect(blanked.constructs).toEqual([
+      { construct: 'MEMBER OF', start: sql.indexOf('LOWER'), end: sql.indexOf(' AND MONTH') },
+    ]);
+    const { schema } = schemaFromDdl('CREATE TABLE t1 (id INT PRIMARY KEY, d DATETIME, j JSON, KEY (d));');
+    const report = analyze(sql, { server: offlineServerInfo('mysql', '8.0.33'), source: 'flags', schema });
+    // LOWER() inside the set-aside condition is not reported; YEAR() and MONTH() around it are.
+    expect(
+      report.statements[0]!.findings.map((finding) => [finding.rule, finding.line, finding.column]),
+    ).toEqual([
+      ['PRS001', 4, 3],
+      ['FUN001', 2, 7],
+      ['FUN001', 4, 21],
+    ]);
+    // Nothing to set aside, or a construct the parser still cannot read around: null / the parts path.
+    expect(withoutUnsupported('SELECT * FROM t1 WHERE id = 1')).toBeNull();
+    expect(withoutUnsupported('CREATE TABLE t (a INT, PERIOD FOR SYSTEM_TIME (s, e))')).toBeNull();
   });
 });
