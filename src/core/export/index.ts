@@ -16,6 +16,7 @@ export {
   type ExportPlan,
   type PlannedColumn,
   type PlannedIndex,
+  type PlanContext,
   type SkippedItem,
   type TablePlan,
 } from './plan.js';
@@ -29,4 +30,5 @@ export {
   type RenderedStatement,
   type TableStats,
 } from './render.js';
+export { droppedIndex, dropRefusal, type ForeignKeyRef, type PlannedDrop } from './drops.js';
 export { exportWorkspace, type WorkspaceExportOptions } from './workspace-export.js';

@@ -9,6 +9,7 @@
 // after the change). Generated columns merge when name and expression match. An extension
 // (`DROP INDEX i, ADD INDEX i (longer key)` in one item) keeps the name and records the index it
 // replaces, so the script drops and re-adds it in one statement and the rollback restores the old key.
+// Index drops (hygiene items, kind `drop-index`) are planned after the additions, in drops.ts's rules.
 
 import type { Flavor } from '../flavors/capabilities.js';
 import type { SchemaModel, TableInfo } from '../model/schema.js';
@@ -25,6 +26,7 @@ import {
   type KeyPart,
 } from './alter-clauses.js';
 import { shareRepeatedExpressions } from './shared-expressions.js';
+import { dropRefusal, droppedIndex, keyOf, type ForeignKeyRef, type PlannedDrop } from './drops.js';
 
 /** What the plan needs from a workspace item. */
 export interface ExportItem {
@@ -72,6 +74,8 @@ export interface TablePlan {
   info: TableInfo | null;
   columns: PlannedColumn[];
   indexes: PlannedIndex[];
+  /** Existing indexes the export hides or drops (accepted hygiene items). */
+  drops: PlannedDrop[];
   /** Items served by this table's changes, for comments. */
   items: ExportItem[];
 }
@@ -91,18 +95,30 @@ export interface ExportPlan {
   schemaChecked: boolean;
 }
 
+/** What else the plan checks against. */
+export interface PlanContext {
+  /** The database's FOREIGN KEYs (live); null or absent: unknown, so no index drop is exported. */
+  foreignKeys?: readonly ForeignKeyRef[] | null;
+}
+
 /** Build the plan for `items` (accepted, in order) against `schema` (null: unknown). */
 export function planExport(
   items: readonly ExportItem[],
   flavor: Flavor,
   schema: SchemaModel | null,
+  context: PlanContext = {},
 ): ExportPlan {
   const checked = schema !== null && schema.source !== 'none';
   const plan: ExportPlan = { tables: [], skipped: [], schemaChecked: checked };
   const byTable = new Map<string, TablePlan>();
 
   const fixed = new Map<string, ExportItem>();
+  const dropItems: ExportItem[] = [];
   for (const item of items) {
+    if (item.kind === 'drop-index') {
+      dropItems.push(item);
+      continue;
+    }
     // One fix per finding: a workspace written before alternatives were exclusive may accept two.
     const first = item.finding ? fixed.get(item.finding) : undefined;
     if (first) {
@@ -143,7 +159,7 @@ export function planExport(
       continue;
     }
     if (!tablePlan) {
-      tablePlan = { table: info?.name ?? tableName, info, columns: [], indexes: [], items: [] };
+      tablePlan = { table: info?.name ?? tableName, info, columns: [], indexes: [], drops: [], items: [] };
       byTable.set(tableName.toLowerCase(), tablePlan);
       plan.tables.push(tablePlan);
     }
@@ -160,8 +176,87 @@ export function planExport(
     if (tablePlan.info) dropCoveredByExisting(tablePlan, tablePlan.info, plan);
     shareRepeatedExpressions(tablePlan, flavor);
   }
-  plan.tables = plan.tables.filter((table) => table.columns.length > 0 || table.indexes.length > 0);
+  planDrops(plan, dropItems, checked ? schema : null, context.foreignKeys ?? null, byTable);
+  plan.tables = plan.tables.filter(
+    (table) => table.columns.length > 0 || table.indexes.length > 0 || table.drops.length > 0,
+  );
   return plan;
+}
+
+/** Plan the accepted index drops, in order, refusing what must not or cannot be dropped (drops.ts). */
+function planDrops(
+  plan: ExportPlan,
+  items: readonly ExportItem[],
+  schema: SchemaModel | null,
+  foreignKeys: readonly ForeignKeyRef[] | null,
+  byTable: Map<string, TablePlan>,
+): void {
+  for (const item of items) {
+    const target = droppedIndex(item.ddl);
+    const skip = (reason: string) => plan.skipped.push({ item, reason });
+    if (typeof target === 'string') {
+      skip(target);
+      continue;
+    }
+    if (!schema) {
+      skip(
+        'dropping an index needs the current schema (is it still there, is it a key, what to re-create in the rollback): connect, or give the schema',
+      );
+      continue;
+    }
+    if (!foreignKeys) {
+      skip(
+        'dropping an index needs the current FOREIGN KEYs (InnoDB refuses to drop the only index of one): export while connected',
+      );
+      continue;
+    }
+    const info = findTable(schema, target.table, target.schema);
+    const index = info?.indexes.find(
+      (candidate) => candidate.name.toLowerCase() === target.index.toLowerCase(),
+    );
+    if (!info || !index) {
+      // What the item does is done: the index is gone (dropped by this export's drop step, or by hand).
+      plan.skipped.push({
+        item,
+        ...(info ? { applied: true } : {}),
+        reason: info
+          ? `already applied: ${info.name}.${target.index} no longer exists`
+          : `table ${target.table} no longer exists`,
+      });
+      continue;
+    }
+    let tablePlan = byTable.get(info.name.toLowerCase());
+    const same = tablePlan?.drops.find((drop) => drop.name.toLowerCase() === index.name.toLowerCase());
+    if (same) {
+      same.itemIds.push(item.id);
+      tablePlan!.items.push(item);
+      continue;
+    }
+    if (tablePlan?.indexes.some((added) => added.replaces?.name.toLowerCase() === index.name.toLowerCase())) {
+      skip(`${info.name}.${index.name} is extended by another accepted change of this export`);
+      continue;
+    }
+    const dropped = new Set((tablePlan?.drops ?? []).map((drop) => drop.name.toLowerCase()));
+    const refusal = dropRefusal(info, index, foreignKeys, dropped);
+    if (refusal) {
+      skip(refusal);
+      continue;
+    }
+    if (!tablePlan) {
+      tablePlan = { table: info.name, info, columns: [], indexes: [], drops: [], items: [] };
+      byTable.set(info.name.toLowerCase(), tablePlan);
+      plan.tables.push(tablePlan);
+    }
+    tablePlan.drops.push({
+      name: index.name,
+      unique: index.unique,
+      parts: keyOf(index),
+      visible: index.visible,
+      itemIds: [item.id],
+      remarks: [],
+    });
+    tablePlan.items.push(item);
+  }
 }
 
 type Clause =

@@ -5,6 +5,7 @@ import { flavorName } from '../flavors/names.js';
 import { keyPartsText, quoteName } from './alter-clauses.js';
 import { onlineClause, onlineModeFor, rollbackMode, shapeOf, type OnlineMode } from './online-ddl.js';
 import type { ExportItem, ExportPlan, PlannedColumn, PlannedIndex, TablePlan } from './plan.js';
+import { forwardDrops, rollbackDrops } from './render-drops.js';
 import { renderShellScript, type ShellRun } from './shell-script.js';
 
 /** Script variants. `sql` is a plain script for the `mysql`/`mariadb` client. */
@@ -35,6 +36,11 @@ export interface RenderOptions {
   idempotent?: boolean;
   /** Add new virtual columns INSTANT first, then index them with LOCK=NONE (two statements per table). */
   splitOnline?: boolean;
+  /**
+   * Accepted index drops: false (default) hides them first (INVISIBLE / IGNORED, the safe step) where the
+   * server can; true renders the later DROP INDEX step, whose rollback re-creates the index.
+   */
+  dropStep?: boolean;
   /** Global variables (for Group Replication / Galera detection). */
   variables?: Readonly<Record<string, string | number | null>>;
   /** Table sizes by lower-case table name. */
@@ -241,7 +247,10 @@ function header(
   title: string,
   warnings: readonly string[],
 ): string[] {
-  const changes = plan.tables.reduce((sum, table) => sum + table.columns.length + table.indexes.length, 0);
+  const changes = plan.tables.reduce(
+    (sum, table) => sum + table.columns.length + table.indexes.length + table.drops.length,
+    0,
+  );
   const skipped = options.rollback
     ? ''
     : `; ${plan.skipped.length} accepted suggestion(s) not exported${plan.skipped.length ? ' (listed at the end)' : ''}`;
@@ -312,10 +321,30 @@ export function renderScript(plan: ExportPlan, options: RenderOptions): Rendered
           .reverse()
           .map((column) => `DROP COLUMN ${guard ? 'IF EXISTS ' : ''}${quoteName(column.name)}`),
       ];
-      const mode = rollbackMode(capabilities);
-      statements.push({ table: table.table, sql: alterText(table.table, clauses, mode), mode });
-      if (variant === 'sql') body.push(alterText(table.table, clauses, mode));
-      else runs.push(shellRun(table.table, clauses, body.splice(tableStart)));
+      // Dropped (or hidden) indexes come back first: the forward script removed them last.
+      const restores = rollbackDrops(table, capabilities, Boolean(options.dropStep));
+      const parts = [
+        ...restores,
+        ...(clauses.length > 0 ? [{ clauses, mode: rollbackMode(capabilities) }] : []),
+      ];
+      if (variant !== 'sql') {
+        runs.push(
+          shellRun(
+            table.table,
+            parts.flatMap((part) => part.clauses),
+            body.splice(tableStart),
+          ),
+        );
+        continue;
+      }
+      for (const part of parts) {
+        statements.push({
+          table: table.table,
+          sql: alterText(table.table, part.clauses, part.mode),
+          mode: part.mode,
+        });
+        body.push(alterText(table.table, part.clauses, part.mode));
+      }
       continue;
     }
     for (const column of table.columns)
@@ -331,20 +360,24 @@ export function renderScript(plan: ExportPlan, options: RenderOptions): Rendered
           index.remarks,
         ),
       );
+    const drops = forwardDrops(table, capabilities, Boolean(options.dropStep));
+    body.push(...drops.comments);
+    const adds = table.columns.length + table.indexes.length > 0;
     if (variant !== 'sql') {
       // The tool copies the table: one run per table with every clause, ALGORITHM/LOCK do not apply.
-      const clauses = forwardStatements(table, capabilities, false, guard).flatMap((part) => part.clauses);
+      const clauses = [
+        ...(adds ? forwardStatements(table, capabilities, false, guard).flatMap((part) => part.clauses) : []),
+        ...drops.statements.flatMap((part) => part.clauses),
+      ];
       const mode: OnlineMode = { algorithm: null, lock: null, effect: `${variant} copies the table` };
       statements.push({ table: table.table, sql: alterText(table.table, clauses, mode), mode });
       runs.push(shellRun(table.table, clauses, body.splice(tableStart)));
       continue;
     }
-    for (const { clauses, mode } of forwardStatements(
-      table,
-      capabilities,
-      Boolean(options.splitOnline),
-      guard,
-    )) {
+    for (const { clauses, mode } of [
+      ...(adds ? forwardStatements(table, capabilities, Boolean(options.splitOnline), guard) : []),
+      ...drops.statements,
+    ]) {
       body.push(`-- Online: ${mode.effect}`);
       if (mode.warning) {
         body.push(...comment(`WARNING: ${mode.warning}`));

@@ -2,12 +2,15 @@
 
 import type { SchemaModel } from '../model/schema.js';
 import { acceptedItems, type Workspace } from '../workspace/model.js';
+import type { ForeignKeyRef } from './drops.js';
 import { planExport, type ExportItem, type ExportPlan } from './plan.js';
 import { renderScript, type RenderOptions, type RenderedScript } from './render.js';
 
 /** Options: rendering options plus the current schema (null when unknown). */
 export interface WorkspaceExportOptions extends RenderOptions {
   schema: SchemaModel | null;
+  /** The database's FOREIGN KEYs (live); without them no index drop is exported. */
+  foreignKeys?: readonly ForeignKeyRef[] | null;
 }
 
 /** Plan and render the accepted suggestions of a workspace. */
@@ -28,6 +31,8 @@ export function exportWorkspace(
       ...(item.verification ? { verification: item.verification } : {}),
       ...(item.finding ? { finding: item.finding } : {}),
     }));
-  const plan = planExport(items, options.flavor, options.schema);
+  const plan = planExport(items, options.flavor, options.schema, {
+    foreignKeys: options.foreignKeys ?? null,
+  });
   return { plan, script: renderScript(plan, options) };
 }

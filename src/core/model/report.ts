@@ -23,7 +23,8 @@ export type Category = (typeof categories)[number];
 export const severities = ['info', 'warning', 'error'] as const;
 export type Severity = (typeof severities)[number];
 
-export type SuggestionKind = 'rewrite' | 'functional-index' | 'generated-column' | 'index';
+/** `drop-index`: index hygiene (an unused or redundant index), its DDL the final DROP INDEX (export/drops.ts). */
+export type SuggestionKind = 'rewrite' | 'functional-index' | 'generated-column' | 'index' | 'drop-index';
 
 /** A proposed fix. `equivalent` is true only when the fix returns exactly the same rows. */
 export interface Suggestion {

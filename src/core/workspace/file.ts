@@ -12,7 +12,7 @@ import { WORKSPACE_FORMAT, WORKSPACE_VERSION, type Workspace } from './types.js'
 import { verificationSchema } from './verification.js';
 
 const suggestionSchema = z.object({
-  kind: z.enum(['rewrite', 'functional-index', 'generated-column', 'index']),
+  kind: z.enum(['rewrite', 'functional-index', 'generated-column', 'index', 'drop-index']),
   equivalent: z.boolean(),
   ddl: z.array(z.string()),
   indexName: z.string().optional(),

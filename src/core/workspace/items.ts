@@ -105,6 +105,7 @@ const kindName: Record<string, string> = {
   'functional-index': 'functional index',
   'generated-column': 'indexed generated column',
   index: 'index',
+  'drop-index': 'index drop',
   rewrite: 'rewrite',
 };
 

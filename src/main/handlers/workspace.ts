@@ -1,6 +1,7 @@
 // Handlers for the workspace and export area (see src/shared/api/workspace.ts).
 
-import { exportWorkspace, type TableStats } from '../../core/export/index.js';
+import { exportWorkspace, type ForeignKeyRef, type TableStats } from '../../core/export/index.js';
+import { readForeignKeys } from '../services/index-usage.js';
 import {
   acceptItem,
   acceptedItems,
@@ -96,10 +97,13 @@ export function createWorkspaceHandlers(services: Services): WorkspaceApi {
       let database: string | null = null;
       let variables: Record<string, string | null> | undefined;
       let tableStats: Record<string, TableStats> | undefined;
+      let foreignKeys: ForeignKeyRef[] | null = null;
       if (connectionId) {
         const { connection, server } = connections.get(connectionId);
         database = server.database;
         if (server.database) schema = await loadSchema(connection, server, server.database);
+        // An accepted index drop is exported only when no FOREIGN KEY needs the index (core/export/drops.ts).
+        if (server.database) foreignKeys = await readForeignKeys(connection, server.database);
         // Cluster variables and table sizes decide the risk warnings (Group Replication, Galera, large tables).
         variables = await readDdlEnvironment(connection);
         const tables = [...new Set(acceptedItems(entry.workspace).map((item) => item.table))];
@@ -108,6 +112,7 @@ export function createWorkspaceHandlers(services: Services): WorkspaceApi {
       return exportWorkspace(entry.workspace, {
         ...options,
         schema,
+        foreignKeys,
         database,
         ...(variables ? { variables } : {}),
         ...(tableStats ? { tableStats } : {}),

@@ -8,12 +8,8 @@
  */
 
 import type { Connection, RowDataPacket } from 'mysql2/promise';
-import {
-  classifyUnused,
-  unknownUsage,
-  type ForeignKeyColumns,
-  type UnusedIndexReport,
-} from '../../core/indexing/unused.js';
+import { classifyUnused, unknownUsage, type UnusedIndexReport } from '../../core/indexing/unused.js';
+import type { ForeignKeyRef } from '../../core/export/drops.js';
 import type { SchemaModel } from '../../core/model/schema.js';
 import type { ServerInfo } from '../../core/model/server-info.js';
 
@@ -114,21 +110,40 @@ export async function unusedIndexes(
   }
 }
 
-async function readForeignKeys(connection: Connection, database: string): Promise<ForeignKeyColumns[]> {
+/**
+ * The FOREIGN KEYs of `database`'s tables and those (of any database) that reference its tables: the child
+ * columns and the referenced (parent) columns. A table of another database is named `db.table`, so it
+ * never matches a table of this one.
+ */
+export async function readForeignKeys(connection: Connection, database: string): Promise<ForeignKeyRef[]> {
   const found = await rows(
     connection,
-    `SELECT TABLE_NAME AS tbl, CONSTRAINT_NAME AS name, COLUMN_NAME AS col
+    `SELECT TABLE_SCHEMA AS db, TABLE_NAME AS tbl, CONSTRAINT_NAME AS name, COLUMN_NAME AS col,
+            REFERENCED_TABLE_SCHEMA AS refdb, REFERENCED_TABLE_NAME AS reftbl, REFERENCED_COLUMN_NAME AS refcol
        FROM information_schema.KEY_COLUMN_USAGE
-      WHERE TABLE_SCHEMA = ? AND REFERENCED_TABLE_NAME IS NOT NULL
-      ORDER BY TABLE_NAME, CONSTRAINT_NAME, ORDINAL_POSITION`,
-    [database],
+      WHERE (TABLE_SCHEMA = ? OR REFERENCED_TABLE_SCHEMA = ?) AND REFERENCED_TABLE_NAME IS NOT NULL
+      ORDER BY TABLE_SCHEMA, TABLE_NAME, CONSTRAINT_NAME, ORDINAL_POSITION`,
+    [database, database],
   );
-  const keys = new Map<string, ForeignKeyColumns>();
+  const local = (db: unknown, table: unknown) =>
+    String(db) === database ? String(table) : `${String(db)}.${String(table)}`;
+  const keys = new Map<string, ForeignKeyRef>();
   for (const row of found) {
-    const id = `${String(row.tbl)}\u0000${String(row.name)}`;
+    const id = `${String(row.db)}\u0000${String(row.tbl)}\u0000${String(row.name)}`;
     let key = keys.get(id);
-    if (!key) keys.set(id, (key = { table: String(row.tbl), name: String(row.name), columns: [] }));
+    if (!key)
+      keys.set(
+        id,
+        (key = {
+          table: local(row.db, row.tbl),
+          name: String(row.name),
+          columns: [],
+          referencedTable: local(row.refdb, row.reftbl),
+          referencedColumns: [],
+        }),
+      );
     key.columns.push(String(row.col));
+    key.referencedColumns!.push(String(row.refcol));
   }
   return [...keys.values()];
 }

@@ -48,6 +48,8 @@ export function ExportPanel({
   const [rollback, setRollback] = useState(false);
   // The CLI's --split-online: new VIRTUAL columns INSTANT first, then their indexes with LOCK=NONE.
   const [splitOnline, setSplitOnline] = useState(false);
+  // Accepted index drops: the later DROP step instead of the safe INVISIBLE / IGNORED step.
+  const [dropStep, setDropStep] = useState(false);
   const [script, setScript] = useState<{
     text: string;
     warnings: string[];
@@ -92,6 +94,7 @@ export function ExportPanel({
       variant,
       rollback,
       ...(splitOnline ? { splitOnline: true } : {}),
+      ...(dropStep ? { dropStep: true } : {}),
       ...(connectionId ? { connectionId } : {}),
     }).then(
       (reply) =>
@@ -112,7 +115,19 @@ export function ExportPanel({
     return () => {
       live = false;
     };
-  }, [api, profileId, flavor, version, variant, rollback, splitOnline, connectionId, items, schemaRevision]);
+  }, [
+    api,
+    profileId,
+    flavor,
+    version,
+    variant,
+    rollback,
+    splitOnline,
+    dropStep,
+    connectionId,
+    items,
+    schemaRevision,
+  ]);
 
   // An Apply that ran (all of it, or up to a failed statement) changed the schema: regenerate.
   const onOutcome = useCallback((next: DdlOutcome) => {
@@ -287,6 +302,20 @@ export function ExportPanel({
                 data-testid="export-split-online"
               />{' '}
               Columns first, then indexes
+            </label>
+          )}
+          {items?.some((item) => item.status === 'accepted' && item.suggestion.kind === 'drop-index') && (
+            <label
+              className="export__option"
+              title="Accepted index drops: without this the script only hides them (INVISIBLE on MySQL 8, IGNORED on MariaDB 10.6+), the safe first step; with it, the DROP INDEX step, whose rollback re-creates the index"
+            >
+              <input
+                type="checkbox"
+                checked={dropStep}
+                onChange={(event) => setDropStep(event.target.checked)}
+                data-testid="export-drop-step"
+              />{' '}
+              Drop step (after hiding)
             </label>
           )}
           <span className="toolbar__spacer" />

@@ -370,7 +370,7 @@ function FindingDetails({
   );
 }
 
-const kindLabel: Record<Suggestion['kind'], string> = {
+const kindLabel: Partial<Record<Suggestion['kind'], string>> = {
   rewrite: 'Rewrite the predicate',
   'functional-index': 'Functional index',
   'generated-column': 'Indexed generated column',

@@ -1,6 +1,5 @@
 // The Indexes panel: per query the "Index plan" (the analysis's statements[].indexPlan), per workload the "Index set".
 import type { DesignedPart, TableIndexPlan, WorkloadIndex, WorkloadPlan } from '../../core/indexing/index.js';
-import type { UnusedIndexReport } from '../../core/indexing/unused.js';
 import type { StatementReport } from '../../core/model/report.js';
 import {
   acceptIndex,
@@ -16,6 +15,7 @@ import { useStore } from '../state/store.js';
 import { openVerify, verifyBlocked } from '../state/suggestions.js';
 import { activeAnalysis, type WorkbenchState } from '../state/workbench.js';
 import { ErrorBox } from './error-box.js';
+import { RedundantIndexes, UnusedIndexes } from './index-hygiene.js';
 import { WhatIfResult } from './what-if-dialog.js';
 
 const roleLabel: Record<DesignedPart['role'], string> = {
@@ -259,23 +259,8 @@ function IndexSetResult({ wb, plan, set }: { wb: Workbench; plan: WorkloadPlan; 
           </li>
         ))}
       </ul>
-      {plan.redundant.length > 0 && (
-        <>
-          <h4 className="indexes__subtitle">Redundant indexes</h4>
-          <ul className="index-set__hygiene" data-testid="index-set-redundant">
-            {plan.redundant.map((entry) => (
-              <li key={`${entry.table}.${entry.index}`}>
-                <strong>
-                  {entry.table}.{entry.index}
-                </strong>{' '}
-                {entry.notes[0]}
-                <pre className="index-plan__ddl">{entry.ddl.join('\n')}</pre>
-              </li>
-            ))}
-          </ul>
-        </>
-      )}
-      {set.unused && <UnusedIndexes report={set.unused} />}
+      <RedundantIndexes wb={wb} set={set} redundant={plan.redundant} />
+      {set.unused && <UnusedIndexes wb={wb} set={set} report={set.unused} />}
       {plan.notes.map((note) => (
         <p key={note} className="index-plan__note">
           {note}
@@ -347,37 +332,5 @@ function IndexRow({
       <pre className="index-plan__ddl">{index.ddl.join('\n')}</pre>
       {index.rejected && <p className="index-plan__blocked">{index.rejected}</p>}
     </li>
-  );
-}
-
-function UnusedIndexes({ report }: { report: UnusedIndexReport }) {
-  return (
-    <>
-      <h4 className="indexes__subtitle">Unused indexes</h4>
-      <div className="index-set__hygiene" data-testid="index-set-unused" data-status={report.status}>
-        {report.status === 'unknown' ? (
-          <p className="index-plan__note">{report.reason}</p>
-        ) : report.indexes.length === 0 ? (
-          <p className="index-plan__note">Every index of these tables has been read.</p>
-        ) : (
-          <ul className="index-set__hygiene">
-            {report.indexes.map((entry) => (
-              <li key={`${entry.table}.${entry.index}`}>
-                <strong>
-                  {entry.table}.{entry.index}
-                </strong>{' '}
-                {entry.notes.join(' ')}
-                <pre className="index-plan__ddl">{entry.ddl.join('\n')}</pre>
-              </li>
-            ))}
-          </ul>
-        )}
-        {report.caveats.map((caveat) => (
-          <p key={caveat} className="index-plan__note">
-            {caveat}
-          </p>
-        ))}
-      </div>
-    </>
   );
 }

@@ -46,6 +46,11 @@ export const initialIndexSet: IndexSetState = {
   actionError: null,
 };
 
+/** Identity of an existing index proposed for dropping (hygiene): its table and name. */
+export function dropKey(entry: { table: string; index: string }): string {
+  return `drop:${entry.table.toLowerCase()}.${entry.index.toLowerCase()}`;
+}
+
 /** Stable identity of a proposed index: its table and key parts (names may change between designs). */
 export function indexKey(index: Pick<WorkloadIndex, 'table' | 'parts'>): string {
   const parts = index.parts.map(
@@ -60,7 +65,11 @@ export function indexSetReducer(state: IndexSetState, action: IndexSetAction): I
     case 'design/started':
       return { ...state, status: 'running', error: null, actionError: null };
     case 'design/done': {
-      const keys = new Set(action.plan.indexes.map(indexKey));
+      const keys = new Set([
+        ...action.plan.indexes.map(indexKey),
+        ...action.plan.redundant.map(dropKey),
+        ...(action.unused?.indexes ?? []).map(dropKey),
+      ]);
       const decisions = Object.fromEntries(Object.entries(state.decisions).filter(([key]) => keys.has(key)));
       return {
         ...state,
@@ -214,8 +223,11 @@ export async function acceptIndex(wb: Workbench, index: WorkloadIndex): Promise<
 
 /** Reject one index: out of the export when it was accepted (dismissed in the workspace). */
 export async function rejectIndex(wb: Workbench, index: WorkloadIndex): Promise<void> {
+  await rejectKey(wb, indexKey(index));
+}
+
+async function rejectKey(wb: Workbench, key: string): Promise<void> {
   const store = indexSetStore(wb);
-  const key = indexKey(index);
   const decision = store.getState().decisions[key];
   try {
     if (decision?.kind === 'accepted' && decision.itemId) {
@@ -230,4 +242,101 @@ export async function rejectIndex(wb: Workbench, index: WorkloadIndex): Promise<
   } catch (error) {
     store.dispatch({ type: 'action/failed', error: toShownError(error) });
   }
+}
+
+/** An existing index the hygiene proposes to drop (redundant or unused), as the view shows it. */
+export interface DropCandidate {
+  table: string;
+  index: string;
+  /** Safe step first where the server has it, the DROP last (core/indexing/hygiene.ts dropSteps). */
+  ddl: string[];
+  notes: string[];
+  /** Why it is proposed, for the workspace item's message. */
+  why: 'duplicate' | 'left-prefix' | 'primary-key-suffix' | 'unused';
+}
+
+/**
+ * The report that carries one hygiene drop into the workspace: a finding whose only suggestion is the
+ * final DROP INDEX (kind `drop-index`); the export renders the safe step (INVISIBLE / IGNORED) itself.
+ */
+export function dropReport(candidate: DropCandidate, session: Session): AnalysisReport {
+  const server =
+    session.kind === 'live'
+      ? { flavor: session.server.flavor, version: session.server.version, source: 'dsn' as const }
+      : { flavor: session.flavor, version: session.version, source: 'flags' as const };
+  const drop = candidate.ddl.find((statement) => /\bDROP\s+INDEX\b/i.test(statement)) ?? '';
+  const what =
+    candidate.why === 'unused'
+      ? 'has not been read in the counters’ window'
+      : `is ${candidate.why.replace(/-/g, ' ')} redundant`;
+  return {
+    server,
+    errors: [],
+    statements: [
+      {
+        index: 0,
+        sql: `-- index hygiene: ${candidate.table}.${candidate.index}`,
+        line: 1,
+        column: 1,
+        findings: [
+          {
+            rule: 'IDX-HYGIENE',
+            category: 'plan',
+            severity: 'info',
+            message: `Index hygiene: ${candidate.table}.${candidate.index} ${what}.`,
+            line: 1,
+            column: 1,
+            endLine: 1,
+            endColumn: 1,
+            table: candidate.table,
+            columns: [],
+            // The finding's identity (workspace/finding-identity.ts): one per index, so drops are not alternatives.
+            expression: `DROP INDEX ${candidate.index}`,
+            suggestions: [
+              {
+                kind: 'drop-index',
+                equivalent: true,
+                ddl: [drop],
+                indexName: candidate.index,
+                notes: candidate.notes,
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  };
+}
+
+/** Accept one hygiene drop: into the workspace, so the Export panel hides (then drops) the index. */
+export async function acceptDrop(wb: Workbench, candidate: DropCandidate): Promise<void> {
+  const store = indexSetStore(wb);
+  const { session } = wb.store.getState();
+  try {
+    const reply = await wb.api['workspace.addFromAnalysis']({
+      profileId: profileId(session),
+      report: dropReport(candidate, session),
+      pick: 'drop-index',
+    });
+    const item = reply.workspace.items.find(
+      (entry) =>
+        entry.suggestion.kind === 'drop-index' &&
+        entry.table.toLowerCase() === candidate.table.toLowerCase() &&
+        entry.suggestion.indexName?.toLowerCase() === candidate.index.toLowerCase() &&
+        entry.status === 'accepted',
+    );
+    store.dispatch({
+      type: 'index/decided',
+      key: dropKey(candidate),
+      decision: { kind: 'accepted', itemId: item?.id ?? null },
+    });
+    wb.store.dispatch({ type: 'export/changed' });
+  } catch (error) {
+    store.dispatch({ type: 'action/failed', error: toShownError(error) });
+  }
+}
+
+/** Reject one hygiene drop: out of the export when it was accepted. */
+export async function rejectDrop(wb: Workbench, candidate: DropCandidate): Promise<void> {
+  await rejectKey(wb, dropKey(candidate));
 }

@@ -16,7 +16,9 @@ const addFromAnalysisSchema = profileRef.extend({
     (value) =>
       typeof value === 'object' && value !== null && Array.isArray((value as AnalysisReport).statements),
   ),
-  pick: z.enum(['index-first', 'functional-index', 'generated-column', 'index', 'rewrite']).optional(),
+  pick: z
+    .enum(['index-first', 'functional-index', 'generated-column', 'index', 'rewrite', 'drop-index'])
+    .optional(),
 });
 
 const recordVerificationSchema = profileRef.extend({
@@ -41,6 +43,8 @@ const exportPreviewSchema = profileRef.extend({
   rollback: z.boolean().optional(),
   idempotent: z.boolean().optional(),
   splitOnline: z.boolean().optional(),
+  /** Accepted index drops: render the later DROP step (default: hide them first, INVISIBLE / IGNORED). */
+  dropStep: z.boolean().optional(),
   /** Use the live schema to flag suggestions that no longer apply, and read cluster variables and table sizes for warnings. */
   connectionId: z.string().optional(),
   /** Warn about tables with at least this many rows (default 1,000,000). */
