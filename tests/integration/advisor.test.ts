@@ -93,8 +93,10 @@ const SEEK = ['ref', 'range', 'eq_ref', 'const', 'ref_or_null'];
 /** Join-condition shapes: the wrapped column is on `products p`, the other side a column of `days d`. */
 const joinShapes: { name: string; sql: string; rule: string }[] = [
   {
-    name: 'ON DATE(p.updated) = d.day',
-    sql: 'SELECT d.day, p.id FROM days d JOIN products p ON DATE(p.updated) = d.day',
+    // LEFT JOIN: products is the inner table, looked up through DATE(p.updated). (In an inner join days would
+    // drive it through its primary key on day: not reported, see advice-join-side.test.ts.)
+    name: 'LEFT JOIN … ON DATE(p.updated) = d.day',
+    sql: 'SELECT d.day, p.id FROM days d LEFT JOIN products p ON DATE(p.updated) = d.day',
     rule: 'FUN001',
   },
   {

@@ -28,6 +28,7 @@ export const rule = defineRule({
       notes: [
         'Functions applied only to constants or parameters are fine: `create_time >= NOW() - INTERVAL 1 DAY`.',
         'Not reported when an existing functional index (MySQL >= 8.0.13) or an indexed generated column that the server substitutes has the same expression.',
+        'Join conditions (`t1.a = UPPER(t2.b)`): only the side whose index the join would seek matters. Not reported when t2 can drive the join (inner join, or the outer side of a LEFT JOIN) and an index starts with t1.a: the server computes UPPER(t2.b) once per t2 row and seeks t1 (EXPLAIN ref func). Reported when t2 must be the inner table (right side of a LEFT JOIN, left side of a RIGHT JOIN, after STRAIGHT_JOIN) or no index starts with t1.a (then indexing t1.a is the other fix). Without a schema for t1 it is not reported.',
       ],
     },
     peers: { soar: ['FUN.001'], sqle: ['dml_check_where_exist_func', 'dml_not_recommend_func_in_where'] },

@@ -19,7 +19,8 @@
  * - GROUP BY 1 (ordinal) and GROUP BY x (a select alias, unless x is also a column of a FROM table:
  *   for GROUP BY the server looks there first) group the select expression they name. `*` and `t.*`
  *   expand to the table's columns (unknown definition: not checked), numbered as the server numbers
- *   them. tests/integration/only-full-group-by.test.ts has both servers judge every fixture.
+ *   them; an ordinal counts the expanded list (`SELECT * … GROUP BY 1` groups the first column).
+ *   tests/integration/only-full-group-by.test.ts has both servers judge every fixture.
  * - HAVING is not checked: a non-grouped column there is ERROR 1054 (unknown column) on both servers.
  */
 
@@ -231,10 +232,27 @@ export const rule = defineRule({
     // the select expression is what is grouped.
     const fromColumn = (name: string): boolean =>
       from.some((table) => table.info !== undefined && findColumn(table.info, name) !== undefined);
+    // Ordinals count the select list after `*` / `t.*` expand into the tables' columns (null: unknown).
+    const numbered: (AstNode | undefined)[] = [];
+    let starUnknown = false;
+    for (const item of columns) {
+      const expr = isNode(item.expr) ? item.expr : undefined;
+      if (!expr || expr.type !== 'column_ref' || columnName(expr) !== '*') {
+        numbered.push(expr);
+        continue;
+      }
+      const qualifier = typeof expr.table === 'string' ? expr.table.toLowerCase() : null;
+      for (const table of from) {
+        if (qualifier && (table.alias ?? table.name).toLowerCase() !== qualifier) continue;
+        if (!table.info) starUnknown = true;
+        for (const column of table.info?.columns ?? [])
+          numbered.push({ type: 'column_ref', table: table.alias ?? table.name, column: column.name });
+      }
+    }
     const groupExpressions = (groupBy ?? []).map((node): AstNode => {
       if (node.type === 'number' && /^\d+$/.test(String(node.value))) {
-        const item = columns[Number(node.value) - 1];
-        return isNode(item?.expr) ? item.expr : node;
+        const item = starUnknown ? undefined : numbered[Number(node.value) - 1];
+        return item ?? node;
       }
       if (node.type === 'column_ref' && !node.table) {
         const name = (columnName(node) ?? '').toLowerCase();
@@ -245,7 +263,9 @@ export const rule = defineRule({
       }
       return node;
     });
-    const groupTexts = new Set(groupExpressions.map((node) => normalize(context.textOf(node))));
+    const groupTexts = new Set(
+      groupExpressions.map((node) => normalize(context.textOf(node))).filter((text) => text !== ''),
+    );
     const groupRefs = groupExpressions
       .filter((node) => node.type === 'column_ref')
       .map((node) => ({

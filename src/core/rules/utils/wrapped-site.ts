@@ -8,6 +8,7 @@ import type { Flavor } from '../../flavors/capabilities.js';
 import { spanOf, type RuleContext } from '../engine.js';
 import { wrappedOperands, type WrapKind } from '../../sql/wrapping.js';
 import { optimizerMakesSargable } from '../../advice/server-rewrites.js';
+import { joinSideOf } from './join-side.js';
 
 /** How an existing index relates to a wrapped expression. */
 export type Served =
@@ -50,6 +51,9 @@ export function reportWrappedSites(
       const table = first.table;
       const served = table ? options.servedBy(context, table, wrapped.node) : ({ by: 'none' } as Served);
       if (served.by === 'index') continue;
+      // A join comparison: harmless when this table can drive the join and the other column is sought.
+      const join = joinSideOf(context, site, wrapped, columns);
+      if (join.kind === 'driving') continue;
       // MariaDB >= 11.1 / 11.3 rewrite some wrapped predicates into a seek themselves.
       const serverRewrite =
         served.by === 'none' && table
@@ -105,6 +109,7 @@ export function reportWrappedSites(
         resolveColumns: context.resolveColumns,
       });
       notes.push(...advice.notes);
+      if (join.kind === 'lookup' && join.note) notes.push(join.note);
       if (serverRewrite)
         notes.push(
           `${serverRewrite}: with an index on ${first.info?.name ?? first.column} this query can stay as it is on this server; the rewrite keeps it fast on other servers too.`,
