@@ -268,6 +268,19 @@ const cases: Case[] = [
       'ALTER TABLE orders ADD INDEX ref2 (customer_id, created_at)',
     ],
   },
+  {
+    name: 'OR across two columns: one index per branch (index_merge or the UNION ALL rewrite)',
+    sql: "SELECT id, total FROM orders WHERE status = 'refunded' OR total IS NULL",
+    reference: ['ALTER TABLE orders ADD INDEX ref (status)', 'ALTER TABLE orders ADD INDEX ref2 (total)'],
+  },
+  {
+    name: 'OR across columns, AND read before OR (one branch has two columns)',
+    sql: "SELECT id FROM customers WHERE country = 'JP' AND segment = 4 AND signup < '2015-02-01' OR name = 'Name77'",
+    reference: [
+      'ALTER TABLE customers ADD INDEX ref (country, segment, signup)',
+      'ALTER TABLE customers ADD INDEX ref2 (name)',
+    ],
+  },
 ];
 
 /** A workload: weighted statements and the reference set a DBA would build for all of them. */

@@ -12,6 +12,7 @@ import { columnName, columnRefs, embeddedSelect, isNode, type AstNode } from '..
 import { isStringColumn } from '../advice/column-types.js';
 import { indexExpressionText } from '../advice/index-ddl.js';
 import { literalOf } from '../advice/literals.js';
+import { conditionTree } from './conditions.js';
 
 /** A table of the block (base tables only; derived tables and CTEs are left out). */
 export interface BlockTable {
@@ -195,7 +196,7 @@ export function blockAccess(
 
   // Conjuncts.
   for (const { node } of conditions) {
-    for (const conjunct of conjunctsOf(node)) classify(conjunct);
+    for (const conjunct of conjunctsOf(conditionTree(node))) classify(conjunct);
   }
 
   function classify(node: AstNode): void {

@@ -43,6 +43,24 @@ export interface TableIndexPlan {
   keyBytes: number | null;
   /** Why this column order, what it serves, what was left out. */
   notes: string[];
+  /**
+   * Where the table is read when it is not the main query block's plain access: `OR branch 1 of 2:
+   * a = 1` (one index per branch of an OR across columns). Absent for the main block.
+   */
+  scope?: string;
+}
+
+/** An OR across columns of one table, split into one SELECT per branch (or-branches.ts). */
+export interface OrRewrite {
+  table: string;
+  /** The OR's branches as written. */
+  branches: string[];
+  /** The statement as a UNION ALL (UNION for DISTINCT) of one SELECT per branch; null when it cannot be rewritten. */
+  sql: string | null;
+  /** The rewrite returns the same rows as the original (as a multiset) on every data set. */
+  equivalent: boolean;
+  /** Why it is (not) equivalent, or why there is no rewrite. */
+  why: string;
 }
 
 export interface QueryIndexPlan {
@@ -51,6 +69,8 @@ export interface QueryIndexPlan {
   /** The table the join starts from (joins only). */
   drivingTable: string | null;
   notes: string[];
+  /** An OR across columns designed as one index per branch: the UNION ALL rewrite that uses them. */
+  orRewrite?: OrRewrite;
 }
 
 export interface DesignOptions {
@@ -58,6 +78,8 @@ export interface DesignOptions {
   distinct?: (table: string, column: string) => number | undefined;
   /** Largest number of extra columns appended to make an index covering (default 3). */
   maxCoverColumns?: number;
+  /** Internal: do not split an OR into branches (a branch's own design). */
+  withoutOrBranches?: boolean;
 }
 
 /** A key part being placed, with the predicate it came from (none for a join column). */

@@ -26,10 +26,12 @@ import { blockAccess, type BlockAccess } from './access.js';
 import { designTable } from './design-table.js';
 import type { DesignOptions, QueryIndexPlan, TableIndexPlan } from './design-types.js';
 import { joinOrder } from './join-order.js';
+import { designOrBranches } from './or-branches.js';
 
 export type {
   DesignedPart,
   DesignOptions,
+  OrRewrite,
   PartRole,
   QueryIndexPlan,
   TableIndexPlan,
@@ -68,6 +70,10 @@ export function designQueryIndexes(
     plan.tables.push(designTable(access, index, placed, role, server, options));
     placed.push(index);
   }
+  if (!options.withoutOrBranches)
+    designOrBranches(ast, sql, schema, server, access, plan, (branchSql, branchAst) =>
+      designQueryIndexes(branchAst, branchSql, schema, server, { ...options, withoutOrBranches: true }),
+    );
   return plan;
 }
 

@@ -7,6 +7,7 @@ export {
   whatIfDdl,
   type DesignedPart,
   type DesignOptions,
+  type OrRewrite,
   type PartRole,
   type QueryIndexPlan,
   type TableIndexPlan,

@@ -32,6 +32,7 @@ export const rule = defineRule({
         'Reported only when the schema is known (live or DDL) and no visible B-tree index has the column as its first key part (a prefix key part counts: it seeks). A predicate whose column leads an index is never reported, even when the index designed for the whole statement would seek further (that design is in the report as statements[].indexPlan).',
         'On small tables a scan is fine: weigh the advice against the table size and how often the query runs.',
         'The suggestion is the index designed for the whole statement (docs/indexing.md): equality columns, then a range or the ORDER BY / GROUP BY columns, then covering columns. One finding per table, on the first predicate whose column no index starts with; none when an existing index already serves the statement.',
+        'An OR across columns of one table gets one index per branch (the server can combine them: index_merge), and a second suggestion rewrites the statement as a UNION ALL of one SELECT per branch, marked equivalent only when it returns the same rows (docs/indexing.md, "OR across columns").',
       ],
     },
   },
@@ -64,26 +65,53 @@ export const rule = defineRule({
       // if the designed index for the whole statement would seek further — that is statements[].indexPlan).
       if (leadingIndex(resolved.table, resolved.info.name)) continue;
       const tableKey = resolved.table.name.toLowerCase();
-      const plan =
+      // The table's plans in the main block: one, or one per branch of an OR across its columns.
+      const plans =
         site.scope.parent === null
-          ? design?.tables.find((candidate) => candidate.table.toLowerCase() === tableKey)
-          : undefined;
-      if (plan && plan.verdict !== 'none') {
+          ? (design?.tables.filter((candidate) => candidate.table.toLowerCase() === tableKey) ?? [])
+          : [];
+      if (plans.some((plan) => plan.verdict !== 'none')) {
         // The designed index replaces the per-predicate one; reported once per table, and not at all
-        // when an existing index already serves the query.
-        if (designedTables.has(tableKey) || plan.verdict === 'served' || !plan.indexName) continue;
+        // when existing indexes already serve the query.
+        const wanted = plans.filter((plan) => plan.verdict !== 'served' && plan.indexName && plan.ddl.length);
+        if (designedTables.has(tableKey) || wanted.length === 0) continue;
         const span = spanOf(site.node) ?? spanOf(column);
         if (!span) continue;
         designedTables.add(tableKey);
+        const rewrite = design?.orRewrite?.table.toLowerCase() === tableKey ? design.orRewrite : undefined;
+        const notes = wanted.flatMap((plan) =>
+          plan.scope ? plan.notes.map((note) => `${plan.scope} — ${note}`) : plan.notes,
+        );
         context.report({
           messageId: 'unindexed',
           data: { table: resolved.table.name, column: resolved.info.name },
           span,
           table: resolved.table.name,
-          columns: plan.parts.flatMap((part) => (part.column ? [part.column] : [])),
+          columns: [
+            ...new Set(
+              wanted.flatMap((plan) => plan.parts.flatMap((part) => (part.column ? [part.column] : []))),
+            ),
+          ],
           expression: context.textOf(spanOf(site.node) ? site.node : column),
           suggestions: [
-            { kind: 'index', equivalent: true, ddl: plan.ddl, indexName: plan.indexName, notes: plan.notes },
+            {
+              kind: 'index',
+              equivalent: true,
+              ddl: [...new Set(wanted.flatMap((plan) => plan.ddl))],
+              indexName: wanted[0]!.indexName!,
+              notes,
+            },
+            ...(rewrite?.sql
+              ? [
+                  {
+                    kind: 'rewrite' as const,
+                    equivalent: rewrite.equivalent,
+                    ddl: [...new Set(wanted.flatMap((plan) => plan.ddl))],
+                    rewrittenSql: rewrite.sql,
+                    notes: [`One SELECT per branch of the OR, each seeking its own index: ${rewrite.why}.`],
+                  },
+                ]
+              : []),
           ],
         });
         continue;

@@ -1,0 +1,160 @@
+// An OR across columns (core/indexing/or-branches.ts): one index per branch and the UNION ALL rewrite.
+// The rewrite's row equality and the plans it gets are proven on both servers in
+// tests/integration/index-or-branches.test.ts; here the shapes and the equivalence verdicts.
+import { describe, expect, it } from 'vitest';
+import { analyze } from '../../../src/core/analyze.js';
+import { designQueryIndexes, type TableIndexPlan } from '../../../src/core/indexing/index.js';
+import { offlineServerInfo } from '../../../src/core/sqlmode/modes.js';
+import { schemaFromDdl } from '../../../src/core/schema/ddl.js';
+import { parseStatement } from '../../../src/core/sql/parse.js';
+
+const DDL = `
+CREATE TABLE orders (
+  id int NOT NULL AUTO_INCREMENT, customer_id int NOT NULL, status varchar(20) NOT NULL,
+  created_at datetime NOT NULL, total decimal(10,2), region char(2), channel tinyint NOT NULL,
+  PRIMARY KEY (id), KEY idx_cust (customer_id)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;
+CREATE TABLE customers (id int NOT NULL PRIMARY KEY, country char(2) NOT NULL, name varchar(60)) ENGINE=InnoDB;
+`;
+const schema = schemaFromDdl(DDL, 'mysql').schema;
+
+function design(sql: string, flavor: 'mysql' | 'mariadb' = 'mysql') {
+  const parsed = parseStatement(sql, flavor);
+  if (!parsed.ok) throw new Error(parsed.message);
+  const plan = designQueryIndexes(
+    parsed.ast,
+    sql,
+    schema,
+    offlineServerInfo(flavor, flavor === 'mysql' ? '8.0.33' : '10.11.6'),
+  );
+  if (!plan) throw new Error('no plan');
+  return plan;
+}
+const keyOf = (plan: TableIndexPlan) => plan.parts.map((part) => part.column ?? `(${part.expression})`);
+
+describe('OR across columns', () => {
+  it('designs one index per branch and a guarded UNION ALL, equivalent for a plain SELECT', () => {
+    const plan = design("SELECT id, total FROM orders WHERE status = 'refunded' OR total IS NULL");
+    expect(plan.tables.map((table) => [table.scope, keyOf(table)])).toEqual([
+      ["OR branch 1 of 2: status = 'refunded'", ['status', 'total']],
+      // Designed without the rewrite's guard: total alone covers id, total.
+      ['OR branch 2 of 2: total IS NULL', ['total']],
+    ]);
+    expect(plan.orRewrite).toEqual({
+      table: 'orders',
+      branches: ["status = 'refunded'", 'total IS NULL'],
+      sql: "SELECT id, total FROM orders WHERE (status = 'refunded')\nUNION ALL\nSELECT id, total FROM orders WHERE (total IS NULL) AND (status = 'refunded') IS NOT TRUE",
+      equivalent: true,
+      why: expect.stringMatching(/exactly once/),
+    });
+    expect(plan.notes.join(' ')).toMatch(/index_merge/);
+  });
+
+  it('three branches: each later branch excludes every earlier one', () => {
+    const plan = design('SELECT id FROM orders WHERE customer_id = 1 OR region = ? OR channel = 3');
+    expect(plan.tables).toHaveLength(3);
+    // customer_id: idx_cust already serves that branch.
+    expect(plan.tables.map((table) => table.verdict)).toEqual(['served', 'create', 'create']);
+    expect(plan.orRewrite?.sql?.split('\nUNION ALL\n')[2]).toBe(
+      'SELECT id FROM orders WHERE (channel = 3) AND (customer_id = 1) IS NOT TRUE AND (region = ?) IS NOT TRUE',
+    );
+  });
+
+  it('keeps the other conjuncts in every branch and an ORDER BY … LIMIT in each branch and outside', () => {
+    const plan = design(
+      "SELECT id, created_at FROM orders WHERE channel <> 9 AND (region = 'AP' OR status = 'x') ORDER BY created_at DESC LIMIT 10",
+    );
+    expect(plan.tables.map(keyOf)).toEqual([
+      ['region', 'created_at', 'channel'],
+      ['status', 'created_at', 'channel'],
+    ]);
+    expect(plan.orRewrite?.sql).toBe(
+      "(SELECT id, created_at FROM orders WHERE channel <> 9 AND (region = 'AP') ORDER BY created_at DESC LIMIT 10)\n" +
+        "UNION ALL\n(SELECT id, created_at FROM orders WHERE channel <> 9 AND (status = 'x') AND (region = 'AP') IS NOT TRUE ORDER BY created_at DESC LIMIT 10)\n" +
+        'ORDER BY created_at DESC LIMIT 10',
+    );
+    // Ties on created_at at the LIMIT: not called equivalent.
+    expect(plan.orRewrite?.equivalent).toBe(false);
+    // Ending the ORDER BY on the primary key makes it a total order.
+    expect(
+      design(
+        "SELECT id, created_at FROM orders WHERE region = 'AP' OR status = 'x' ORDER BY created_at DESC, id DESC LIMIT 10",
+      ).orRewrite?.equivalent,
+    ).toBe(true);
+  });
+
+  it('DISTINCT becomes UNION; aggregates, DML, RAND() and an ORDER BY outside the select list are not rewritten as equivalent', () => {
+    expect(
+      design("SELECT DISTINCT status FROM orders WHERE region = 'AP' OR channel = 2").orRewrite,
+    ).toMatchObject({
+      sql: expect.stringContaining('\nUNION\n'),
+      equivalent: true,
+    });
+    const counted = design("SELECT COUNT(*) FROM orders WHERE region = 'AP' OR channel = 2");
+    expect(counted.orRewrite).toMatchObject({
+      sql: null,
+      equivalent: false,
+      why: expect.stringMatching(/aggregat/),
+    });
+    expect(counted.tables).toHaveLength(2); // index_merge still uses both indexes
+    expect(design("DELETE FROM orders WHERE region = 'AP' OR channel = 2").orRewrite?.sql).toBeNull();
+    expect(
+      design("SELECT id FROM orders WHERE region = 'AP' OR channel = FLOOR(RAND() * 4)").orRewrite,
+    ).toMatchObject({ equivalent: false, why: expect.stringMatching(/nondeterministic/) });
+    expect(
+      design("SELECT id FROM orders WHERE region = 'AP' OR channel = 2 ORDER BY total").orRewrite?.sql,
+    ).toBeNull();
+  });
+
+  it('leaves the OR alone when something else seeks the table, a branch cannot seek, or it spans two tables', () => {
+    const seeking = design("SELECT * FROM orders WHERE customer_id = 3 AND (region = 'AP' OR channel = 2)");
+    expect(seeking.tables.map(keyOf)).toEqual([['customer_id']]);
+    expect(seeking.orRewrite).toBeUndefined();
+    const wildcard = design("SELECT * FROM orders WHERE region = 'AP' OR status LIKE '%x'");
+    expect(wildcard.tables.map((table) => table.scope)).toEqual([undefined]);
+    expect(wildcard.notes.join(' ')).toMatch(/no index can seek \(status LIKE '%x'\)/);
+    const twoTables = design(
+      "SELECT o.id FROM orders o JOIN customers c ON c.id = o.customer_id WHERE o.region = 'AP' OR c.country = 'DE'",
+    );
+    expect(twoTables.orRewrite).toBeUndefined();
+  });
+
+  it('reads AND before OR as the server does (the grammar associates a mixed chain left to right)', () => {
+    // Parsed as (a OR b) AND c, a condition that c = 12 narrows: here c = 12 belongs to one branch only.
+    const plan = design(
+      "SELECT id FROM orders WHERE region = 'AP' OR channel = 2 AND created_at < '2024-01-03'",
+    );
+    expect(plan.orRewrite?.branches).toEqual(["region = 'AP'", "channel = 2 AND created_at < '2024-01-03'"]);
+    expect(plan.tables.map(keyOf)).toEqual([['region'], ['channel', 'created_at']]);
+  });
+
+  it('an OR on one column is one index (several ranges), not a UNION', () => {
+    const plan = design("SELECT * FROM orders WHERE status = 'a' OR status = 'b'");
+    expect(plan.tables.map(keyOf)).toEqual([['status']]);
+    expect(plan.orRewrite).toBeUndefined();
+  });
+
+  it('proposes nothing when existing indexes serve every branch (index_merge)', () => {
+    const plan = design('SELECT * FROM orders WHERE customer_id = 5000 OR id = 10');
+    expect(plan.tables.flatMap((table) => table.ddl)).toEqual([]);
+    expect(plan.tables.map((table) => table.existingIndex)).toEqual(['idx_cust', 'PRIMARY']);
+  });
+
+  it('IDX001 proposes every branch index in one finding, with the rewrite as a second suggestion', () => {
+    const report = analyze("SELECT id, total FROM orders WHERE status = 'refunded' OR region = 'AP'", {
+      server: offlineServerInfo('mysql', '8.0.33'),
+      source: 'flags',
+      schema,
+    });
+    const findings = report.statements[0]!.findings.filter((finding) => finding.rule === 'IDX001');
+    expect(findings).toHaveLength(1);
+    const [index, rewrite] = findings[0]!.suggestions;
+    expect(index?.ddl).toEqual([
+      'ALTER TABLE orders ADD INDEX idx_orders_status_total (`status`, total);',
+      'ALTER TABLE orders ADD INDEX idx_orders_region_total (region, total);',
+    ]);
+    expect(rewrite).toMatchObject({ kind: 'rewrite', equivalent: true });
+    expect(rewrite?.rewrittenSql).toContain('UNION ALL');
+    expect(report.statements[0]!.indexPlan?.orRewrite?.sql).toBe(rewrite?.rewrittenSql);
+  });
+});
