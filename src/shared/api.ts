@@ -19,6 +19,7 @@ import { ddlSchemas, type DdlApi } from './api/ddl.js';
 import { filesSchemas, type FilesApi } from './api/files.js';
 import { indexesSchemas, type IndexesApi } from './api/indexes.js';
 import { querySchemas, type QueryApi } from './api/query.js';
+import { historySchemas, type HistoryApi } from './api/history.js';
 
 export { apiMethods, type ApiMethod };
 
@@ -91,6 +92,7 @@ export const requestSchemas = {
   ...filesSchemas,
   ...indexesSchemas,
   ...querySchemas,
+  ...historySchemas,
 } as const satisfies Record<ApiMethod, z.ZodType>;
 
 export interface AppInfo {
@@ -125,7 +127,8 @@ export interface AdvisorApi
     DdlApi,
     FilesApi,
     IndexesApi,
-    QueryApi {
+    QueryApi,
+    HistoryApi {
   'app.info'(request?: Record<string, never>): Promise<AppInfo>;
   'connection.open'(request: ConnectionParams): Promise<OpenResult>;
   'connection.close'(request: { connectionId: string }): Promise<void>;

@@ -50,6 +50,12 @@ export const apiMethods = [
   'files.choose',
   'indexes.design',
   'query.run',
+  'history.windows',
+  'history.trends',
+  'history.class',
+  'history.settings',
+  'history.setSettings',
+  'history.clear',
 ] as const;
 export type ApiMethod = (typeof apiMethods)[number];
 

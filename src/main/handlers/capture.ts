@@ -1,6 +1,7 @@
 // Handlers for the capture area (see src/shared/api/capture.ts).
 
 import { topClassesFromDigest } from '../../core/capture/index.js';
+import { captureFromDelta, captureFromDigest } from '../../core/history/index.js';
 import type { CaptureApi } from '../../shared/api/capture.js';
 import { AdvisorError } from '../../shared/errors.js';
 import type { Services } from '../services/index.js';
@@ -14,6 +15,7 @@ import { scanSlowLogTimeline } from '../services/slowlog-timeline.js';
 import { captureSlowLogWindow, previewSlowLogWindow } from '../services/slowlog-window.js';
 import { assertProductionConfirmed } from '../services/production-guard.js';
 import { loggedWrite } from '../services/write-log.js';
+import { recordCapture, windowOwner } from '../services/history.js';
 
 /** The capture handlers; `services.capture` keeps snapshots and jobs (one is created when absent). */
 export function createCaptureHandlers(services: Services): CaptureApi {
@@ -42,10 +44,18 @@ export function createCaptureHandlers(services: Services): CaptureApi {
             server,
             request.maxRows === undefined ? {} : { maxRows: request.maxRows },
           );
-      return digestDelta(connection, server, before, after, {
+      const delta = await digestDelta(connection, server, before, after, {
         ...(request.orderBy ? { orderBy: request.orderBy } : {}),
         ...(request.limit ? { limit: request.limit } : {}),
       });
+      if (!request.record) return delta;
+      const { target } = connections.get(request.connectionId);
+      const recorded = await recordCapture(
+        services.history,
+        captureFromDelta(delta, request.label),
+        windowOwner(target),
+      );
+      return { ...delta, recorded };
     },
     async 'capture.windowStart'(request) {
       const { connection, server } = connections.get(request.connectionId);
@@ -64,10 +74,22 @@ export function createCaptureHandlers(services: Services): CaptureApi {
       });
     },
     async 'capture.windowEnd'(request) {
-      return { ended: windows.end(request.connectionId, request.windowId) };
+      const last =
+        request.record === false ? null : await windows.lastDelta(request.connectionId, request.windowId);
+      const ended = windows.end(request.connectionId, request.windowId);
+      if (!last) return { ended };
+      let owner;
+      try {
+        owner = windowOwner(connections.get(request.connectionId).target);
+      } catch {
+        // The connection went (closed meanwhile): the window still ended; without an owner it is not filed.
+        return { ended };
+      }
+      const recorded = await recordCapture(services.history, captureFromDelta(last, request.label), owner);
+      return { ended, recorded };
     },
     async 'capture.slowLogTable'(request) {
-      const { connection } = connections.get(request.connectionId);
+      const { connection, target } = connections.get(request.connectionId);
       const cursor = request.fromEnd ? await slowLogTableEnd(connection) : request.cursor;
       const result = await readSlowLogTable(connection, {
         ...(cursor ? { cursor } : {}),
@@ -75,9 +97,18 @@ export function createCaptureHandlers(services: Services): CaptureApi {
         ...(request.orderBy ? { orderBy: request.orderBy } : {}),
         ...(request.limit ? { limit: request.limit } : {}),
       });
+      const recorded = request.record
+        ? {
+            recorded: await recordCapture(
+              services.history,
+              captureFromDigest(result, 'slow_log', 'mysql.slow_log read', new Date()),
+              windowOwner(target),
+            ),
+          }
+        : {};
       // An empty read: say where the server logs instead (log_output=FILE, slow log off).
-      if (result.source.rowsRead > 0) return result;
-      return { ...result, logging: await readSlowLogLogging(connection).catch(() => undefined) };
+      if (result.source.rowsRead > 0) return { ...result, ...recorded };
+      return { ...result, ...recorded, logging: await readSlowLogLogging(connection).catch(() => undefined) };
     },
     async 'capture.histogram'(request) {
       const { connection, server } = connections.get(request.connectionId);
@@ -104,8 +135,8 @@ export function createCaptureHandlers(services: Services): CaptureApi {
         target,
         { action: 'slow-log-window', sql: [...plan.apply, ...plan.restore], outcome: 'started' },
         async () =>
-          capture.startJob('capture.slowLogWindow', (signal, progress) =>
-            captureSlowLogWindow(target, server, connection, {
+          capture.startJob('capture.slowLogWindow', async (signal, progress) => {
+            const result = await captureSlowLogWindow(target, server, connection, {
               ...options,
               consent: true,
               ...(connections.slowLogJournal ? { journalPath: connections.slowLogJournal } : {}),
@@ -116,8 +147,19 @@ export function createCaptureHandlers(services: Services): CaptureApi {
               onProgress: (p) => progress({ totalMs: p.totalMs }),
               ...(request.orderBy ? { orderBy: request.orderBy } : {}),
               ...(request.limit ? { limit: request.limit } : {}),
-            }),
-          ),
+            });
+            if (request.record === false) return result;
+            const window = captureFromDigest(
+              result,
+              'slow_log',
+              `${request.seconds} s slow-log window`,
+              new Date(),
+            );
+            return {
+              ...result,
+              recorded: await recordCapture(services.history, window, windowOwner(target)),
+            };
+          }),
       );
       return { jobId, plan };
     },
@@ -126,6 +168,10 @@ export function createCaptureHandlers(services: Services): CaptureApi {
       const chosen = request.paths.map((ref) => files.resolve(ref, 'read'));
       const paths = chosen.map((file) => file.path);
       const names = new Map(chosen.map((file) => [file.path, file.name]));
+      // The owner is read now: the connection may be closed by the time the digest ends.
+      const owner = request.connectionId
+        ? windowOwner(connections.get(request.connectionId).target)
+        : { profile: null, server: null, production: false };
       const jobId = capture.startJob('digest', async (signal, progress) => {
         // The timeline is a second, light pass over the same files (see slowlog-timeline.ts); a
         // failure there only leaves the chart out, the digest reports file errors itself.
@@ -152,10 +198,20 @@ export function createCaptureHandlers(services: Services): CaptureApi {
             })),
           },
         };
+        const recorded = request.record
+          ? {
+              recorded: await recordCapture(
+                services.history,
+                captureFromDigest(result, 'file', chosen.map((file) => file.name).join(', '), new Date()),
+                owner,
+              ),
+            }
+          : {};
         return {
           ...result,
           ...(request.view === 'top' ? { classes: topClassesFromDigest(result) } : {}),
           timeline: await timeline,
+          ...recorded,
         };
       });
       return { jobId };

@@ -13,6 +13,7 @@ import { createConnectionStatusHandlers } from './connection-status.js';
 import { createDdlHandlers } from './ddl.js';
 import { createExplainHandlers } from './explain.js';
 import { createFilesHandlers } from './files.js';
+import { createHistoryHandlers } from './history.js';
 import { createIndexesHandlers } from './indexes.js';
 import { createLocksHandlers } from './locks.js';
 import { createProfilesHandlers } from './profiles.js';
@@ -48,5 +49,6 @@ export function createHandlers(services: Services): AdvisorApi {
     ...createFilesHandlers(services),
     ...createIndexesHandlers(services),
     ...createQueryHandlers(services),
+    ...createHistoryHandlers(services),
   };
 }

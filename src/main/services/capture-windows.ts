@@ -31,6 +31,8 @@ interface LiveWindow {
   maxRows: number | undefined;
   /** One poll at a time: a second one waits for the first (the accumulator needs snapshots in order). */
   busy: Promise<unknown>;
+  /** The last poll's result: the window as the history records it when it ends. */
+  last: DigestDelta | null;
 }
 
 /** The polling windows of one app (plain class, one per handler set). */
@@ -52,6 +54,7 @@ export class CaptureWindows {
       texts: new Map(),
       maxRows: options.maxRows,
       busy: Promise.resolve(),
+      last: null,
     });
     while (this.windows.size > MAX_WINDOWS) this.windows.delete(this.windows.keys().next().value as string);
     return { windowId, takenAt: new Date(first.takenAt * 1000).toISOString() };
@@ -73,10 +76,20 @@ export class CaptureWindows {
         window.maxRows === undefined ? {} : { maxRows: window.maxRows },
       );
       window.accumulator.add(next);
-      return accumulatedDelta(connection, server, window.accumulator, options, window.texts);
+      const delta = await accumulatedDelta(connection, server, window.accumulator, options, window.texts);
+      window.last = delta;
+      return delta;
     });
     window.busy = run.catch(() => undefined);
     return run;
+  }
+
+  /** The window as of its last poll (null: never polled, or gone); waits for a poll in flight. */
+  async lastDelta(connectionId: string, windowId: string): Promise<DigestDelta | null> {
+    const window = this.windows.get(windowId);
+    if (!window || window.connectionId !== connectionId) return null;
+    await window.busy;
+    return window.last;
   }
 
   /** Forgets a window; false when it was already gone. */

@@ -37,6 +37,8 @@ export interface ConnectionTarget {
   ssl?: SslOptions;
   /** From a profile marked as production: every explicit write needs its name typed (production-guard.ts). */
   production?: { name: string };
+  /** The saved profile's name (connections made from a profile); the history files windows under it. */
+  profile?: string;
   /** Carries the MySQL protocol over another stream (an SSH tunnel channel) instead of TCP to host:port. */
   tunnel?: StreamOpener;
   /**

@@ -5,6 +5,8 @@ import type { AppInfo } from '../../shared/api.js';
 import { CaptureService } from './capture.js';
 import { ConnectionService } from './connection.js';
 import { FileGrants } from './file-grants.js';
+import { HistoryService } from './history.js';
+import { HISTORY_FILE } from './history-db.js';
 import { LoadedSchemas } from './schema-files.js';
 import { defaultConfigDir, ProfileService, ProfileStore } from './profiles.js';
 import {
@@ -39,6 +41,8 @@ export interface Services {
   chooseFiles?: (request: ChooseFilesRequest) => Promise<string[]>;
   /** Running Apply DDL / what-if runs that Cancel can stop (ddl.cancel); created when absent. */
   writeRuns?: WriteRuns;
+  /** The capture history (history.sqlite in the config dir); absent: nothing is recorded. */
+  history?: HistoryService;
 }
 
 /** What files.choose asks the native dialog for. */
@@ -73,6 +77,7 @@ export function createServices(mode: 'electron' | 'web', options: ServiceOptions
   return {
     connections,
     capture: new CaptureService(),
+    history: new HistoryService(path.join(configDir, HISTORY_FILE)),
     schemas: new LoadedSchemas(),
     profiles: new ProfileService(
       new ProfileStore(path.join(configDir, 'profiles.json')),

@@ -199,6 +199,7 @@ export async function profileTarget(
     connectTimeoutMs: profile.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     label: `${profile.name} (${profile.user}@${profile.host}:${profile.port}${database ? `/${database}` : ''}${profile.ssh ? ` via ${profile.ssh.host}` : ''})`,
     allowWhatIf: profile.allowWhatIf,
+    profile: profile.name,
     ...(profile.production ? { production: { name: profile.name } } : {}),
     ...(ssl ? { ssl } : {}),
     ...(tunnel ? { tunnel } : {}),

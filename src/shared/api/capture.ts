@@ -10,6 +10,7 @@ import {
 } from '../../core/capture/index.js';
 import type { DigestResult } from '../../core/slowlog/index.js';
 import { productionConfirmationField } from './profiles.js';
+import { recordField, type HistoryRecordReply } from './history.js';
 
 const connectionId = z.string().min(1);
 const deltaOrder = z.enum(digestDeltaOrders);
@@ -30,6 +31,10 @@ export const captureDeltaSchema = z.object({
   orderBy: deltaOrder.optional(),
   limit: z.number().int().positive().optional(),
   maxRows: z.number().int().positive().max(1_000_000).optional(),
+  /** Store this delta as a finished capture window in the history (the whole live window; not each step). */
+  record: recordField,
+  /** The window's label in the history (default `N s window`). */
+  label: z.string().min(1).max(200).optional(),
 });
 
 export const captureWindowStartSchema = z.object({
@@ -45,7 +50,14 @@ export const captureWindowPollSchema = z.object({
   limit: z.number().int().positive().optional(),
 });
 
-export const captureWindowEndSchema = z.object({ connectionId, windowId: z.string().min(1) });
+export const captureWindowEndSchema = z.object({
+  connectionId,
+  windowId: z.string().min(1),
+  /** Store the window (as of its last poll) in the history; default true. */
+  record: recordField,
+  /** The window's label in the history (default `N s window`). */
+  label: z.string().min(1).max(200).optional(),
+});
 
 export const captureSlowLogTableSchema = z.object({
   connectionId,
@@ -55,6 +67,8 @@ export const captureSlowLogTableSchema = z.object({
   maxRows: z.number().int().positive().max(10_000_000).optional(),
   orderBy: orderBy.optional(),
   limit: z.number().int().positive().optional(),
+  /** Store this read as a window in the history. */
+  record: recordField,
 });
 
 export const captureHistogramSchema = z.object({
@@ -79,6 +93,8 @@ export const captureSlowLogWindowSchema = z.object({
   productionConfirmation: productionConfirmationField,
   orderBy: orderBy.optional(),
   limit: z.number().int().positive().optional(),
+  /** Store the window in the history (default true; the history settings can turn recording off). */
+  record: recordField,
 });
 
 export const digestStartSchema = z.object({
@@ -90,6 +106,10 @@ export const digestStartSchema = z.object({
   view: z.enum(['classes', 'top']).optional(),
   orderBy: orderBy.optional(),
   limit: z.number().int().positive().optional(),
+  /** Store the digest as a window in the history (default false). */
+  record: recordField,
+  /** With `record`: the connection whose profile the log belongs to (its production flag sets the sample policy). */
+  connectionId: connectionId.optional(),
 });
 
 export const jobRefSchema = z.object({ jobId: z.string().min(1) });
@@ -119,6 +139,8 @@ export interface CaptureSnapshotReply {
 
 /** An incremental mysql.slow_log read. */
 export interface SlowLogTableReply extends DigestResult {
+  /** With `record` (a window: always): what the history stored. */
+  recorded?: HistoryRecordReply;
   source: { table: 'mysql.slow_log'; rowsRead: number; ownRowsSkipped: number };
   cursor: z.infer<typeof cursorSchema>;
   reset: boolean;
@@ -146,7 +168,8 @@ export interface JobProgressReply {
 
 /**
  * `job.status`: `result` is a `SlowLogFileResult` plus `timeline: WorkloadTimeline | null` (digest.start;
- * with `view: 'top'` its `classes` are `TopClass` rows) or a `SlowLogTableReply` plus plan (slow-log window). */
+ * with `view: 'top'` its `classes` are `TopClass` rows) or a `SlowLogTableReply` plus plan (slow-log window).
+ * Both carry `recorded: HistoryRecordReply` when the window was offered to the history. */
 export interface JobStatusReply {
   jobId: string;
   kind: string;
@@ -160,7 +183,9 @@ export interface CaptureApi {
   /** Read the digest counters now (performance_schema must be ON). */
   'capture.snapshot'(request: z.input<typeof captureSnapshotSchema>): Promise<CaptureSnapshotReply>;
   /** What ran between two snapshots, ranked, with pt-query-digest fingerprints. */
-  'capture.delta'(request: z.input<typeof captureDeltaSchema>): Promise<DigestDelta>;
+  'capture.delta'(
+    request: z.input<typeof captureDeltaSchema>,
+  ): Promise<DigestDelta & { recorded?: HistoryRecordReply }>;
   /**
    * Start a polling window: the first snapshot, kept with the window's accumulator in the service
    * (at most 8 windows). Polling is what keeps a window exact when digest rows are reset meanwhile.
@@ -170,8 +195,13 @@ export interface CaptureApi {
   ): Promise<{ windowId: string; takenAt: string }>;
   /** Take a snapshot now, add it to the window, and return the window so far (as `capture.delta`). */
   'capture.windowPoll'(request: z.input<typeof captureWindowPollSchema>): Promise<DigestDelta>;
-  /** Forget a window (false when it was gone already). */
-  'capture.windowEnd'(request: z.input<typeof captureWindowEndSchema>): Promise<{ ended: boolean }>;
+  /**
+   * Forget a window (false when it was gone already). A window that was polled at least once is
+   * stored in the history first (as of its last poll), unless `record: false`.
+   */
+  'capture.windowEnd'(
+    request: z.input<typeof captureWindowEndSchema>,
+  ): Promise<{ ended: boolean; recorded?: HistoryRecordReply }>;
   /** Read mysql.slow_log (log_output=TABLE) incrementally into pt-query-digest classes. */
   'capture.slowLogTable'(request: z.input<typeof captureSlowLogTableSchema>): Promise<SlowLogTableReply>;
   /** The latency histogram of one digest since it was first seen (MySQL >= 8.0.1). */
