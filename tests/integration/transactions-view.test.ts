@@ -117,4 +117,46 @@ describe.each(testServers())('Transactions view on $flavor', ({ flavor, url }) =
       fs.rmSync(userDataDir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it("a killed session's transaction is not listed though INNODB_TRX's 100 ms cache still has it", async () => {
+    const { connections, userDataDir, call } = testHandlers('sargable-trx-view-it');
+    try {
+      await withScratchDatabase(url, async (db, database) => {
+        await db.query('CREATE TABLE accounts (id INT PRIMARY KEY, balance INT NOT NULL) ENGINE=InnoDB');
+        await db.query('INSERT INTO accounts VALUES (1, 100)');
+        const opened = await call('connection.open', { dsn: `${url.replace(/\/$/, '')}/${database}` });
+        if (!opened.ok) throw new Error(opened.error.message);
+        const { connectionId } = opened.value as { connectionId: string };
+        const blocker = await connect(url, database);
+        blocker.on('error', () => undefined);
+        try {
+          await blocker.query('START TRANSACTION');
+          await blocker.query('UPDATE accounts SET balance = balance - 10 WHERE id = 1');
+          // Any session's read fills the cache (a monitoring tool, or the check a user just ran).
+          await db.query('SELECT COUNT(*) FROM information_schema.INNODB_TRX');
+          await db.query(`KILL CONNECTION ${blocker.threadId}`);
+          const listed = async () => {
+            const [rows] = await db.query<RowDataPacket[]>(
+              'SELECT (SELECT COUNT(*) FROM information_schema.INNODB_TRX WHERE trx_mysql_thread_id = ?) AS trx, ' +
+                '(SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID = ?) AS process',
+              [blocker.threadId, blocker.threadId],
+            );
+            return { trx: Number(rows[0]?.trx), process: Number(rows[0]?.process) };
+          };
+          // Canary: right after the kill, INNODB_TRX (cached) lists it while the processlist has no session.
+          expect(await listed()).toEqual({ trx: 1, process: 0 });
+          const reply = await call('locks.transactions', { connectionId });
+          if (!reply.ok) throw new Error(reply.error.message);
+          const snapshot = reply.value as TransactionsSnapshot;
+          expect(snapshot.transactions.map((trx) => trx.threadId)).not.toContain(blocker.threadId);
+          expect(snapshot.processlist.map((row) => row.id)).not.toContain(blocker.threadId);
+        } finally {
+          await blocker.end().catch(() => undefined);
+        }
+      });
+    } finally {
+      await connections.closeAll();
+      fs.rmSync(userDataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -98,3 +98,38 @@ export function relate(
   }
   return result;
 }
+
+/**
+ * Transaction rows (INNODB_TRX) whose session is not in the processlist read after them are left over:
+ * INNODB_TRX is served from a cache refreshed at most every 100 ms (by any session's read), so it can
+ * still list a transaction whose connection was killed and has gone. Rows without a session (thread id
+ * null or 0: recovered or XA PREPARED transactions, background work) stay. Only a complete processlist
+ * (`complete`: read without error and not cut at its row limit) can say a session is gone.
+ */
+export function withoutGoneSessions<T extends { threadId: number | null }>(
+  transactions: readonly T[],
+  processIds: ReadonlySet<number>,
+  complete: boolean,
+): T[] {
+  if (!complete) return [...transactions];
+  return transactions.filter(
+    (trx) => trx.threadId === null || trx.threadId === 0 || processIds.has(trx.threadId),
+  );
+}
+
+/**
+ * Whether a snapshot shows a KILL's effect. KILL CONNECTION: the session has no transaction and no
+ * processlist row left (a killed session rolling back is still listed, as "Killed"). KILL QUERY: the
+ * session no longer runs `statement` (gone, idle, or running another statement).
+ */
+export function killShown(
+  snapshot: TransactionsSnapshot,
+  threadId: number,
+  scope: 'query' | 'connection',
+  statement: string | null,
+): boolean {
+  const process = snapshot.processlist.find((row) => row.id === threadId);
+  if (scope === 'connection')
+    return !process && !snapshot.transactions.some((trx) => trx.threadId === threadId);
+  return !process || process.info === null || (statement !== null && process.info !== statement);
+}

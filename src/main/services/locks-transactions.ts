@@ -7,12 +7,16 @@ import type { Connection } from 'mysql2/promise';
 import type { LockProblem } from '../../core/locks/snapshot.js';
 import {
   relate,
+  withoutGoneSessions,
   type ProcessView,
   type TransactionView,
   type TransactionsSnapshot,
 } from '../../core/locks/transactions.js';
 import { readMetadataLocks } from './locks-metadata.js';
 import { type LockServer, num, optional, rows, str } from './locks-shared.js';
+
+/** Processlist rows read at most. */
+const PROCESSLIST_LIMIT = 1000;
 
 /** Statements kept per session from events_statements_history (the server keeps 10 by default). */
 const HISTORY_PER_SESSION = 5;
@@ -38,16 +42,16 @@ export async function readTransactionsView(
       [],
       problems,
     )) ?? [];
-  const processRows =
-    (await optional(
-      conn,
-      'transactions',
-      'Reading the processlist',
-      `SELECT ID AS id, USER AS user, HOST AS host, DB AS db, COMMAND AS command, TIME AS time, STATE AS state, INFO AS info
-         FROM information_schema.PROCESSLIST WHERE ID <> CONNECTION_ID() ORDER BY TIME DESC LIMIT 1000`,
-      [],
-      problems,
-    )) ?? [];
+  const processRead = await optional(
+    conn,
+    'transactions',
+    'Reading the processlist',
+    `SELECT ID AS id, USER AS user, HOST AS host, DB AS db, COMMAND AS command, TIME AS time, STATE AS state, INFO AS info
+         FROM information_schema.PROCESSLIST WHERE ID <> CONNECTION_ID() ORDER BY TIME DESC LIMIT ${PROCESSLIST_LIMIT}`,
+    [],
+    problems,
+  );
+  const processRows = processRead ?? [];
   const trxOfThread = new Map(trxRows.map((row) => [num(row.thread_id), String(row.trx_id)]));
   const processlist: ProcessView[] = processRows.map((row) => ({
     id: Number(row.id),
@@ -100,7 +104,7 @@ export async function readTransactionsView(
     trxRows.map((row) => num(row.thread_id)).filter((id): id is number => id !== null),
     problems,
   );
-  const transactions: TransactionView[] = trxRows.map((row) => {
+  const listed: TransactionView[] = trxRows.map((row) => {
     const threadId = num(row.thread_id);
     const session = threadId !== null ? sessions.get(threadId) : undefined;
     const related = threadId !== null ? relations.get(threadId) : undefined;
@@ -128,6 +132,13 @@ export async function readTransactionsView(
       blocking: related?.blocking ?? [],
     };
   });
+
+  // A killed session that has gone can still be in INNODB_TRX's cache: its row is not shown.
+  const transactions = withoutGoneSessions(
+    listed,
+    new Set(processlist.map((row) => row.id)),
+    processRead !== null && processRead.length < PROCESSLIST_LIMIT,
+  );
 
   return {
     takenAt: new Date().toISOString(),

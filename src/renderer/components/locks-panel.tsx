@@ -10,7 +10,7 @@ import { PollingToolbar } from './polling-toolbar.js';
 import { usePolling } from '../state/polling.js';
 import { KillConfirm, type KillRequest } from './kill-confirm.js';
 import { MetadataTree } from './locks-metadata.js';
-import { TransactionsView } from './transactions-view.js';
+import { TransactionsView, type KillSent } from './transactions-view.js';
 import { productionField } from './production-confirm.js';
 import { LockCounts, Rewrites } from './locks-rewrites.js';
 
@@ -31,14 +31,15 @@ export function LocksPanel({ api, connectionId, production = null, linkUp = true
   const [notice, setNotice] = useState<string | null>(null);
   const [killError, setKillError] = useState<ReturnType<typeof toShownError> | null>(null);
   const [view, setView] = useState<'waits' | 'transactions'>('waits');
-  const [refreshTransactions, setRefreshTransactions] = useState(0);
+  // The last kill sent from the Transactions view (its view reads until the kill shows).
+  const [killed, setKilled] = useState<KillSent | null>(null);
   // Rewrites are not parsed inside the poll (it must stay fast); the details load them per statement.
   const read = useCallback(
     (): Promise<LockSnapshot> => api['locks.poll']({ connectionId: connectionId! }),
     [api, connectionId],
   );
   const polling = usePolling(connectionId ? read : null, { enabled: view === 'waits', linkUp });
-  const { snapshot, pollNow: poll } = polling;
+  const { snapshot, settle } = polling;
   const error = killError ?? polling.error;
   // A kill's error stays until the next snapshot arrives, as a poll's error does.
   useEffect(() => setKillError(null), [snapshot]);
@@ -76,8 +77,18 @@ export function LocksPanel({ api, connectionId, production = null, linkUp = true
         ...productionField(production, confirmation ?? ''),
       });
       setNotice(`KILL ${target.scope.toUpperCase()} ${target.session.threadId} sent.`);
-      if (view === 'waits') void poll();
-      else setRefreshTransactions((count) => count + 1);
+      // KILL returns before the session has gone: read until the snapshot no longer shows it.
+      const threadId = target.session.threadId;
+      if (view === 'waits')
+        void settle(
+          (next) =>
+            !next.waits.some(
+              (wait) =>
+                wait.waiting.threadId === threadId ||
+                (target.scope === 'connection' && wait.blocking.threadId === threadId),
+            ),
+        );
+      else setKilled((last) => ({ seq: (last?.seq ?? 0) + 1, request: target }));
     } catch (caught) {
       setKillError(toShownError(caught));
     }
@@ -115,7 +126,7 @@ export function LocksPanel({ api, connectionId, production = null, linkUp = true
           connectionId={connectionId}
           linkUp={linkUp}
           onKill={setKill}
-          refresh={refreshTransactions}
+          killed={killed}
         />
       ) : (
         <>

@@ -4,7 +4,12 @@
 // rendered as text (React escapes it), never run.
 import { useCallback, useEffect, useState } from 'react';
 import type { AdvisorApi } from '../../shared/api.js';
-import type { Relation, TransactionView, TransactionsSnapshot } from '../../core/locks/transactions.js';
+import {
+  killShown,
+  type Relation,
+  type TransactionView,
+  type TransactionsSnapshot,
+} from '../../core/locks/transactions.js';
 import {
   defaultProcessFilters,
   filterProcesslist,
@@ -16,19 +21,25 @@ import { PollingToolbar } from './polling-toolbar.js';
 import { usePolling } from '../state/polling.js';
 import type { KillRequest } from './kill-confirm.js';
 
+/** A kill sent from this view (`seq` tells two kills of one session apart). */
+export interface KillSent {
+  seq: number;
+  request: KillRequest;
+}
+
 export function TransactionsView({
   api,
   connectionId,
   linkUp,
   onKill,
-  refresh,
+  killed,
 }: {
   api: AdvisorApi;
   connectionId: string;
   linkUp: boolean;
   onKill(request: KillRequest): void;
-  /** Bumped after a kill: poll again at once. */
-  refresh: number;
+  /** The last kill sent: read again (paused or not) until the snapshot shows it. */
+  killed: KillSent | null;
 }) {
   const [filters, setFilters] = useState<ProcessFilters>(defaultProcessFilters);
   const read = useCallback(
@@ -36,11 +47,13 @@ export function TransactionsView({
     [api, connectionId],
   );
   const polling = usePolling(read, { linkUp });
-  const { snapshot, error, pollNow: poll } = polling;
+  const { snapshot, error, settle } = polling;
 
   useEffect(() => {
-    if (refresh > 0) void poll();
-  }, [refresh, poll]);
+    if (!killed) return;
+    const { session, scope } = killed.request;
+    void settle((next) => killShown(next, session.threadId, scope, session.statement));
+  }, [killed, settle]);
 
   const transactions = snapshot ? orderTransactions(snapshot.transactions) : [];
   const processes = snapshot ? filterProcesslist(snapshot.processlist, filters) : [];

@@ -641,6 +641,50 @@ describe('usePolling', () => {
     expect(result.current.snapshot).toBe(9);
   });
 
+  it('settle: after the read in flight (it may predate the action), reads again while paused until the snapshot shows the change, at most 6 reads', async () => {
+    vi.useFakeTimers();
+    const resolvers: Array<(value: number) => void> = [];
+    const read = vi.fn(() => new Promise<number>((resolve) => resolvers.push(resolve)));
+    const { result } = renderHook(() => usePolling(read));
+    await act(() => vi.advanceTimersByTimeAsync(0));
+    expect(read).toHaveBeenCalledTimes(1);
+    act(() => result.current.setPaused(() => true));
+    // The first read is still in flight: settle waits for it, then reads anew (pollNow would skip).
+    let settled = false;
+    act(() => {
+      void result.current.settle((value) => value >= 3).then(() => (settled = true));
+    });
+    await act(() => vi.advanceTimersByTimeAsync(0));
+    expect(read).toHaveBeenCalledTimes(1);
+    await act(async () => resolvers[0]!(1));
+    await act(() => vi.advanceTimersByTimeAsync(0));
+    expect(read).toHaveBeenCalledTimes(2);
+    await act(async () => resolvers[1]!(2)); // not yet: read again after 250 ms, paused or not
+    await act(() => vi.advanceTimersByTimeAsync(249));
+    expect(read).toHaveBeenCalledTimes(2);
+    await act(() => vi.advanceTimersByTimeAsync(1));
+    expect(read).toHaveBeenCalledTimes(3);
+    await act(async () => resolvers[2]!(3));
+    await act(() => vi.advanceTimersByTimeAsync(0));
+    expect(result.current.snapshot).toBe(3);
+    await act(() => vi.advanceTimersByTimeAsync(10_000));
+    expect(settled).toBe(true);
+    expect(read).toHaveBeenCalledTimes(3);
+
+    // A change that never shows: bounded, then paused polling stays paused.
+    let gaveUp = false;
+    act(() => {
+      void result.current.settle(() => false).then(() => (gaveUp = true));
+    });
+    for (let step = 0; step < 6; step++) {
+      await act(() => vi.advanceTimersByTimeAsync(2500));
+      await act(async () => resolvers.at(-1)!(0));
+    }
+    await act(() => vi.advanceTimersByTimeAsync(60_000));
+    expect(gaveUp).toBe(true);
+    expect(read).toHaveBeenCalledTimes(3 + 6);
+  });
+
   it('a failed read is the error beside the last snapshot; the next good read clears it', async () => {
     vi.useFakeTimers();
     let fail = false;

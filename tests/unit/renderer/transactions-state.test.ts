@@ -1,7 +1,12 @@
 // Transactions view: the processlist filters and the transaction order.
 import { describe, expect, it } from 'vitest';
 import type { ProcessView, TransactionView } from '../../../src/core/locks/transactions.js';
-import { relate } from '../../../src/core/locks/transactions.js';
+import {
+  killShown,
+  relate,
+  withoutGoneSessions,
+  type TransactionsSnapshot,
+} from '../../../src/core/locks/transactions.js';
 import {
   defaultProcessFilters,
   filterProcesslist,
@@ -67,5 +72,38 @@ describe('relate and orderTransactions', () => {
         blockedBy: relations.get(threadId)?.blockedBy ?? [],
       }) as TransactionView;
     expect(orderTransactions([trx(2, 5), trx(9, 500), trx(1, 10)]).map((t) => t.threadId)).toEqual([1, 9, 2]);
+  });
+});
+
+describe('after a kill', () => {
+  const trx = (threadId: number | null) => ({ threadId, trxId: `t${threadId}` });
+  it('drops transactions whose session left the (complete) processlist; keeps sessionless ones', () => {
+    const rows = [trx(7), trx(8), trx(0), trx(null)];
+    expect(withoutGoneSessions(rows, new Set([8]), true).map((r) => r.threadId)).toEqual([8, 0, null]);
+    // A processlist cut at its limit or not read cannot say a session is gone.
+    expect(withoutGoneSessions(rows, new Set([8]), false)).toEqual(rows);
+  });
+  it('KILL CONNECTION shows when the session and its transaction are gone; KILL QUERY when it stops running the statement', () => {
+    const snapshot = (processlist: ProcessView[], threads: number[]): TransactionsSnapshot => ({
+      takenAt: '',
+      historyListLength: 0,
+      transactions: threads.map((threadId) => ({ threadId }) as TransactionView),
+      processlist,
+      problems: [],
+      elapsedMs: 0,
+    });
+    const running = row(7, { info: 'UPDATE t SET a = 1', command: 'Query' });
+    const rollingBack = row(7, { command: 'Killed', info: null });
+    expect(killShown(snapshot([running], [7]), 7, 'connection', null)).toBe(false);
+    expect(killShown(snapshot([rollingBack], [7]), 7, 'connection', null)).toBe(false);
+    expect(killShown(snapshot([], [7]), 7, 'connection', null)).toBe(false);
+    expect(killShown(snapshot([], []), 7, 'connection', null)).toBe(true);
+    expect(killShown(snapshot([running], [7]), 7, 'query', 'UPDATE t SET a = 1')).toBe(false);
+    expect(killShown(snapshot([row(7, { command: 'Sleep' })], [7]), 7, 'query', 'UPDATE t SET a = 1')).toBe(
+      true,
+    );
+    expect(killShown(snapshot([row(7, { info: 'SELECT 2' })], [7]), 7, 'query', 'UPDATE t SET a = 1')).toBe(
+      true,
+    );
   });
 });
