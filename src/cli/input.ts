@@ -1,11 +1,17 @@
 // Shared CLI input helpers: reading FILE or standard input, and filling a DSN's password from the environment.
 
+import { createReadStream } from 'node:fs';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { AdvisorError } from '../shared/errors.js';
-import type { CliIo } from './io.js';
+import { UsageError, type CliIo } from './io.js';
 import { ARGV_PASSWORD_WARNING } from './credentials.js';
-import type { SchemaSource } from '../core/schema/ddl-load.js';
+import type { Flavor } from '../core/flavors/capabilities.js';
+import type { SchemaModel } from '../core/model/schema.js';
+import type { SchemaLoadSummary, SchemaSource } from '../core/schema/ddl-load.js';
+import { schemaLoader } from '../core/schema/ddl.js';
+import { assertSchemaLoaded } from '../main/services/analysis.js';
+import { streamSchemaSource } from '../main/services/schema-files.js';
 import { decodeText } from '../main/services/text-input.js';
 
 export { decodeText };
@@ -83,6 +89,77 @@ export async function readSchemaSources(
     }
   }
   return sources;
+}
+
+/** Standard input as chunks, as it arrives (the whole text as one chunk when the io cannot stream). */
+export function stdinChunks(io: CliIo): AsyncIterable<Uint8Array> {
+  if (io.stdinChunks) return io.stdinChunks();
+  return (async function* () {
+    yield Buffer.from(await io.readStdin());
+  })();
+}
+
+/** What `--schema` loaded: the model and the loader's account, or undefined when no schema text was given. */
+export type LoadedSchemaSources = { schema: SchemaModel; summary: SchemaLoadSummary } | undefined;
+
+/**
+ * Load the `--schema` sources (repeatable) as streams, statement by statement, into one model (files
+ * applied in order, as loadSchemaText does with several sources): each a file, `-` for standard input,
+ * or a directory whose `*.sql` files are read in name order (a `mysqldump --tab` directory). Memory is
+ * bounded by the model and the longest statement, not by the files: a dump with data of any size loads.
+ * Text that defines no table although it tried (every CREATE TABLE skipped) is an input error.
+ */
+export async function loadSchemaSources(
+  entries: readonly string[] | undefined,
+  io: CliIo,
+  flavor: Flavor,
+  version: string,
+): Promise<LoadedSchemaSources> {
+  if (!entries?.length) return undefined;
+  if (entries.filter((entry) => entry === '-').length > 1)
+    throw new UsageError('--schema - (standard input) can be given once.');
+  const loader = schemaLoader(flavor, version);
+  let blank = true;
+  const load = async (name: string, chunks: AsyncIterable<Uint8Array>) => {
+    loader.startSource(name);
+    const result = await streamSchemaSource(loader, chunks, { name: `schema file ${name}` });
+    if (!result.blank) blank = false;
+  };
+  for (const entry of entries) {
+    if (entry === '-') {
+      await load('<stdin>', stdinChunks(io));
+      continue;
+    }
+    const resolved = path.resolve(io.cwd, entry);
+    const info = await stat(resolved).catch(() => null);
+    if (info?.isDirectory()) {
+      const files = (await readdir(resolved)).filter((name) => name.toLowerCase().endsWith('.sql')).sort();
+      if (files.length === 0)
+        throw new AdvisorError('INVALID_INPUT', `schema directory ${entry} holds no .sql files`, {
+          hint: 'Give the directory mysqldump --tab wrote, or the schema files themselves.',
+        });
+      for (const name of files) await load(path.join(entry, name), fileChunks(path.join(entry, name), io));
+    } else {
+      if (!info) throw new AdvisorError('INVALID_INPUT', `schema file not found: ${entry}`);
+      await load(entry, fileChunks(entry, io));
+    }
+  }
+  if (blank) return undefined;
+  const result = loader.result();
+  assertSchemaLoaded(result.schema, result.summary);
+  return result;
+}
+
+/** A file's bytes as a stream, with the CLI's messages for a file that cannot be read. */
+async function* fileChunks(file: string, io: CliIo): AsyncIterable<Uint8Array> {
+  const stream = createReadStream(path.resolve(io.cwd, file), { highWaterMark: 1024 * 1024 });
+  try {
+    yield* stream as AsyncIterable<Uint8Array>;
+  } catch (error) {
+    throw new AdvisorError('INVALID_INPUT', `Cannot read schema file ${file}: ${String(error)}`);
+  } finally {
+    stream.destroy();
+  }
 }
 
 /** Runs whose --dsn password warning was already printed. */

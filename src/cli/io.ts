@@ -22,6 +22,11 @@ export interface CliIo {
   stderr(text: string): void;
   /** Reads all of standard input (for `-`). */
   readStdin(): Promise<string>;
+  /**
+   * Standard input as raw chunks, for the paths that stream it (analyze's SQL, `--schema -`); absent
+   * (tests): readStdin's text, as one chunk.
+   */
+  stdinChunks?(): AsyncIterable<Uint8Array>;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly cwd: string;
   /** Prompt on the terminal without echo (--ask-password); absent when there is no terminal. */

@@ -147,6 +147,11 @@ export function processIo(): CliIo {
       }
       return decodeText(Buffer.concat(chunks), 'standard input');
     },
+    stdinChunks: () => {
+      if (process.stdin.isTTY)
+        throw new UsageError('No FILE given and standard input is a terminal: pass a file or pipe SQL in.');
+      return process.stdin as AsyncIterable<Uint8Array>;
+    },
     env: process.env,
     cwd: process.cwd(),
     ...(process.stdin.isTTY ? { readPassword: promptHidden } : {}),

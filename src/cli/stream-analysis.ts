@@ -1,24 +1,24 @@
-// `sargable analyze` on a large file: read as a stream (fs.createReadStream), split statement by statement
-// (core/sql/split-stream.ts), analysed and written as each statement ends, so memory is bounded by the
-// longest statement, not by the file (docs/cli.md, "Large files"). The output is byte for byte what the
+// `sargable analyze` on a large file or standard input: read as a stream (fs.createReadStream, stdin),
+// split statement by statement (core/sql/split-stream.ts), analysed and written as each statement ends,
+// so memory is bounded by the longest statement, not by the input (docs/cli.md, "Large files"). With
+// --dsn, the statements of each chunk read get the live post-pass (selectivity samples) before they
+// are written. The output is byte for byte what the
 // whole-file path writes: the same JSON document (or text report), written progressively. `errors[]`
 // comes after `statements[]` in that document, so error entries wait in a temporary file, not in memory.
 
-import { createReadStream } from 'node:fs';
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { StringDecoder } from 'node:string_decoder';
 import path from 'node:path';
 import type { StatementOutcome } from '../core/analyze.js';
-import type { AnalysisReport, Severity } from '../core/model/report.js';
+import type { AnalysisReport, Severity, StatementReport } from '../core/model/report.js';
 import { severities } from '../core/model/report.js';
 import { StatementStream } from '../core/sql/split-stream.js';
 import type { StatementSlice } from '../core/sql/split.js';
 import type { SchemaLoadSummary } from '../core/schema/ddl-load.js';
-import { AdvisorError } from '../shared/errors.js';
+import { InputDecoder } from '../main/services/text-input.js';
 import type { OutputFormat } from './args.js';
 import { errorTextLine, reportTailLines, statementTextLines } from './format.js';
-import { decodeText } from './input.js';
 import type { CliIo } from './io.js';
 
 /** Files larger than this are analysed as a stream (smaller ones too with `--stream`). */
@@ -28,17 +28,25 @@ export interface StreamAnalysis {
   server: AnalysisReport['server'];
   schemaLoad?: SchemaLoadSummary;
   analyzeSlice: (slice: StatementSlice, index: number) => StatementOutcome;
+  /** What a live analysis adds to the statements of a batch, in order (selectivity samples); absent offline. */
+  finish?: (statements: StatementReport[]) => Promise<StatementReport[]>;
 }
 
-/** Analyse `file` as a stream and write the report; returns the highest finding severity seen. */
-export async function analyzeFileStream(
-  file: string,
-  size: number,
+/**
+ * Analyse an input read as a stream (`chunks`: a file's or standard input's bytes; `size` when known)
+ * and write the report; returns the highest finding severity seen.
+ */
+export async function analyzeStream(
+  chunks: AsyncIterable<Uint8Array>,
+  size: number | undefined,
   analysis: StreamAnalysis,
   io: CliIo,
   options: {
     format: OutputFormat;
+    /** The input's name in messages and text lines (`<stdin>` for standard input). */
     name: string;
+    /** How the input is named in an encoding error (`SQL file x.sql`, `standard input`). */
+    what: string;
     progress: ((line: string, last: boolean) => void) | undefined;
   },
 ): Promise<Severity | undefined> {
@@ -57,13 +65,30 @@ export async function analyzeFileStream(
     const now = Date.now();
     if (!last && now - lastProgress < 250) return;
     lastProgress = now;
+    const counts = `${(statements + errors).toLocaleString('en-US')} statements  ${findings.toLocaleString('en-US')} findings`;
+    if (size === undefined) {
+      options.progress(`${(bytes / 1_048_576).toFixed(1)} MiB  ${counts}`, last);
+      return;
+    }
     const pct = size > 0 ? Math.min(100, (bytes / size) * 100).toFixed(1) : '100.0';
     options.progress(
-      `${pct}%  ${(bytes / 1_048_576).toFixed(1)}/${(size / 1_048_576).toFixed(1)} MiB  ${(statements + errors).toLocaleString('en-US')} statements  ${findings.toLocaleString('en-US')} findings`,
+      `${pct}%  ${(bytes / 1_048_576).toFixed(1)}/${(size / 1_048_576).toFixed(1)} MiB  ${counts}`,
       last,
     );
   };
-  const emit = (slices: StatementSlice[]) => {
+  const write = (statement: StatementReport) => {
+    for (const finding of statement.findings) worst = Math.max(worst, severities.indexOf(finding.severity));
+    findings += statement.findings.length;
+    if (json)
+      io.stdout(`${statements === 0 ? '' : ','}\n    ${indent(JSON.stringify(statement, null, 2), 4)}`);
+    else {
+      const lines = statementTextLines(statement, options.name);
+      if (lines.length > 0) io.stdout(`${lines.join('\n')}\n`);
+    }
+    statements++;
+  };
+  const emit = async (slices: StatementSlice[]) => {
+    const batch: StatementReport[] = [];
     for (const slice of slices) {
       const outcome = analysis.analyzeSlice(slice, index++);
       if ('error' in outcome) {
@@ -74,60 +99,27 @@ export async function analyzeFileStream(
             : `${errorTextLine(outcome.error, options.name)}\n`,
         );
         errors++;
-        continue;
-      }
-      const statement = outcome.statement;
-      for (const finding of statement.findings) worst = Math.max(worst, severities.indexOf(finding.severity));
-      findings += statement.findings.length;
-      if (json)
-        io.stdout(`${statements === 0 ? '' : ','}\n    ${indent(JSON.stringify(statement, null, 2), 4)}`);
-      else {
-        const lines = statementTextLines(statement, options.name);
-        if (lines.length > 0) io.stdout(`${lines.join('\n')}\n`);
-      }
-      statements++;
+      } else batch.push(outcome.statement);
     }
+    if (batch.length === 0) return;
+    for (const statement of analysis.finish ? await analysis.finish(batch) : batch) write(statement);
+    await io.stdoutDrained?.();
   };
   try {
     if (json)
       io.stdout(`{\n  "server": ${indent(JSON.stringify(analysis.server, null, 2), 2)},\n  "statements": [`);
     const splitter = new StatementStream();
+    const decoder = new InputDecoder(options.what);
     let bytes = 0;
-    let decoder: TextDecoder | undefined;
-    let head: Buffer | undefined;
-    const stream = createReadStream(file, { highWaterMark: 1024 * 1024 });
-    for await (const raw of stream) {
-      let chunk = raw as Buffer;
-      if (!decoder) {
-        // The encoding is decided by the first bytes (a BOM), as for a file read whole.
-        head = head ? Buffer.concat([head, chunk]) : chunk;
-        if (head.length < 3 && bytes + chunk.length < size) {
-          bytes += chunk.length;
-          continue;
-        }
-        decoder = decoderFor(head);
-        chunk = head;
-        head = undefined;
-        bytes = 0;
-      }
-      let text: string;
-      try {
-        text = decoder.decode(chunk, { stream: true });
-      } catch {
-        decodeText(chunk, `SQL file ${options.name} (in the part from byte ${bytes})`);
-        throw new AdvisorError('INVALID_INPUT', `SQL file ${options.name} is not UTF-8 text.`);
-      }
-      bytes += chunk.length;
-      emit(splitter.push(text));
+    for await (const chunk of chunks) {
+      const text = decoder.decode(chunk);
+      bytes = decoder.bytes;
+      await emit(splitter.push(text));
       progress(bytes, false);
     }
-    if (head) {
-      decoder = decoderFor(head);
-      emit(splitter.push(decoder.decode(head, { stream: true })));
-      bytes += head.length;
-    }
-    if (decoder) emit(splitter.push(decoder.decode()));
-    emit(splitter.end());
+    await emit(splitter.push(decoder.end()));
+    await emit(splitter.end());
+    bytes = decoder.bytes;
     progress(bytes, true);
     if (json) {
       io.stdout(`${statements === 0 ? ']' : '\n  ]'},\n  "errors": [`);
@@ -145,13 +137,6 @@ export async function analyzeFileStream(
     rmSync(spill, { recursive: true, force: true });
   }
   return worst >= 0 ? severities[worst] : undefined;
-}
-
-function decoderFor(head: Buffer): TextDecoder {
-  if (head[0] === 0xff && head[1] === 0xfe) return new TextDecoder('utf-16le');
-  if (head[0] === 0xfe && head[1] === 0xff) return new TextDecoder('utf-16be');
-  // fatal: a byte that is not UTF-8 is refused (decodeText gives the message), never read as U+FFFD.
-  return new TextDecoder('utf-8', { fatal: true });
 }
 
 function indent(json: string, spaces: number): string {

@@ -59,6 +59,56 @@ describe.each(testServers())('CLI live on $flavor', ({ flavor, url }) => {
     });
   });
 
+  it('analyze --dsn from standard input (and --stream FILE) streams to the report of the whole file, live notes included', async () => {
+    const { writeFileSync, mkdtempSync, rmSync } = await import('node:fs');
+    const os = await import('node:os');
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'sargable-cli-stream-'));
+    try {
+      const sql = [
+        readFileSync(path.join(fixtures, 'seed/month-query.sql'), 'utf8').trim(),
+        'SELECT id FROM products WHERE price + 1 = 10;',
+        'SELECT FROM;',
+        'SELECT id FROM products WHERE YEAR(create_time) = 2019 AND price = 5;',
+        'SELECT * FROM products WHERE MONTH(create_time) = 2;',
+      ].join('\n');
+      const file = path.join(dir, 'queries.sql');
+      writeFileSync(file, sql);
+      const whole = await cli(['analyze', '--dsn', dsn, '--format', 'json', file]);
+      expect(whole.code).toBe(0);
+      const report = JSON.parse(whole.stdout);
+      expect(report.statements).toHaveLength(4);
+      expect(report.errors).toHaveLength(1);
+      // The live post-pass ran: selectivity measured on the server is in the advice.
+      expect(whole.stdout).toMatch(/Selectivity of products/);
+      const fromStdin = await runCliCaptured(['analyze', '--dsn', dsn, '--format', 'json', '-'], {
+        cwd: fixtures,
+        stdinChunks: async function* () {
+          for (let start = 0; start < sql.length; start += 17)
+            yield Buffer.from(sql.slice(start, start + 17));
+        },
+      });
+      // Streamed, a table is sampled for what the statements so far asked, so a note lists the
+      // measured columns up to its statement (the whole file: all of them); everything else is the same.
+      const basis = /"Selectivity of products: ([^"]*)\."/g;
+      const parts = (text: string) =>
+        [...text.matchAll(basis)].map((match) =>
+          match[1]!.split('; ').filter((part) => part.includes('distinct')),
+        );
+      const streamed = await cli(['analyze', '--dsn', dsn, '--stream', '--format', 'json', file]);
+      for (const output of [fromStdin.stdout, streamed.stdout]) {
+        expect(output.replace(basis, '')).toBe(whole.stdout.replace(basis, ''));
+        const wholeParts = parts(whole.stdout);
+        expect(parts(output)).toHaveLength(wholeParts.length);
+        parts(output).forEach((list, index) => {
+          expect(list.length).toBeGreaterThan(0);
+          for (const part of list) expect(wholeParts[index]).toContain(part);
+        });
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('analyze --verify --allow-what-if adds a verification to index suggestions and leaves the table unchanged', async () => {
     const admin = await connect(url, database);
     const [[before]] = await admin.query<RowDataPacket[]>('SHOW CREATE TABLE products');

@@ -8,6 +8,8 @@ export async function runCliCaptured(
   options: {
     cwd: string;
     stdin?: string;
+    /** Standard input as chunks, for the paths that stream it (given `stdout` so far, to pace them). */
+    stdinChunks?: (stdout: () => string) => AsyncIterable<Uint8Array>;
     env?: Record<string, string>;
     /** A terminal for --ask-password (absent: no terminal, as when stdin is a pipe). */
     readPassword?: (prompt: string) => Promise<string>;
@@ -19,6 +21,7 @@ export async function runCliCaptured(
     stdout: (text) => void (stdout += text),
     stderr: (text) => void (stderr += text),
     readStdin: async () => options.stdin ?? '',
+    ...(options.stdinChunks ? { stdinChunks: () => options.stdinChunks!(() => stdout) } : {}),
     env: options.env ?? {},
     cwd: options.cwd,
     ...(options.readPassword ? { readPassword: options.readPassword } : {}),

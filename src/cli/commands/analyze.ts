@@ -14,20 +14,22 @@ import { AdvisorError } from '../../shared/errors.js';
 import type { ServerInfo } from '../../core/model/server-info.js';
 import { loadSchema } from '../../main/services/schema.js';
 import {
+  liveStatementAnalysis,
   offlineStatementAnalysis,
   offlineTarget,
   runLiveAnalysis,
   runOfflineAnalysis,
 } from '../../main/services/analysis.js';
+import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { analyzeFileStream, STREAM_THRESHOLD_BYTES } from '../stream-analysis.js';
+import { analyzeStream, STREAM_THRESHOLD_BYTES, type StreamAnalysis } from '../stream-analysis.js';
 import { parseWorkspace } from '../../core/workspace/index.js';
 import { rules as registry } from '../../core/rules/index.js';
 import { whatIfDdl } from '../../core/indexing/index.js';
 import { parseCommonArgs } from '../args.js';
 import { checkSqlMode } from './sqlmode.js';
-import { dsnWithPassword, readInput, readSchemaSources, readText } from '../input.js';
+import { dsnWithPassword, loadSchemaSources, readInput, readText, stdinChunks } from '../input.js';
 import { UsageError, type CliCommand, type CliIo } from '../io.js';
 import { formatReportText } from '../format.js';
 
@@ -36,9 +38,10 @@ export const usage = `Usage: sargable analyze [options] [FILE|-]
 Find predicates no index can serve (functions or arithmetic on columns, …) and propose fixes.
 
 Options:
-  --schema FILE|DIR        the schema for offline analysis: a dump (mysqldump/mariadb-dump, with or
+  --schema FILE|DIR|-      the schema for offline analysis: a dump (mysqldump/mariadb-dump, with or
                            without data), SHOW CREATE TABLE output, or DDL; repeatable; a directory
-                           reads its *.sql files (mysqldump --tab)
+                           reads its *.sql files (mysqldump --tab); - reads standard input (then
+                           give the SQL as FILE); read as a stream, any size
   --dsn URL                analyze against a live server: mysql://user@host:3306/db
   --flavor mysql|mariadb   offline target flavor (default mysql)
   --server-version X.Y.Z   offline target version (default 8.0.33, MariaDB 10.11.0)
@@ -58,7 +61,7 @@ Options:
   --allow-what-if          consent for --verify to build each index (INVISIBLE on MySQL 8, plain on a
                            sandbox server) and drop it again; never use it on a production server
   --stream                 read FILE as a stream, statement by statement, even when it is small
-                           (files over 64 MB always are; offline analysis only)
+                           (standard input and files over 64 MB always are)
   --progress               progress lines on standard error for a streamed FILE even when it is
                            not a terminal
   -h, --help               show this help
@@ -114,119 +117,133 @@ export const run: CliCommand = async (argv, io) => {
   const disabledRules = await disabledRulesFrom(values.disable, values.workspace, io);
   const enabledRules = enabledRulesFrom(values.enable, disabledRules);
   const input = positionals[0];
-  const name = input && input !== '-' ? input : '<stdin>';
-  if (input !== undefined && input !== '-' && !values.dsn) {
-    // A large file is read as a stream, statement by statement (docs/cli.md, "Large files").
-    const size = await fileSize(input, io);
-    if (size !== undefined && (values.stream || size > STREAM_THRESHOLD_BYTES)) {
-      const target = offlineTarget(values.flavor, values['server-version']);
-      const ddl = await readSchemas(values.schema, io);
-      const sqlMode =
-        values['sql-mode'] === undefined
-          ? undefined
-          : checkSqlMode(values['sql-mode'], target.flavor, target.version);
-      const analysis = offlineStatementAnalysis(
-        target,
-        values.flavor || values['server-version'] ? 'flags' : 'default',
-        ddl,
-        { ...(sqlMode === undefined ? {} : { sqlMode }), disabledRules, enabledRules },
-      );
-      const worst = await analyzeFileStream(path.resolve(io.cwd, input), size, analysis, io, {
+  const fromStdin = input === undefined || input === '-';
+  const name = fromStdin ? '<stdin>' : input;
+  if (fromStdin && values.schema?.includes('-'))
+    throw new UsageError(
+      'Standard input can feed --schema - or the SQL, not both: give the SQL as FILE (or the schema as a file).',
+    );
+  // Standard input and a large file are read as a stream, statement by statement (docs/cli.md,
+  // "Large files"): the output is the same as the whole-text path's.
+  const size = fromStdin ? undefined : await fileSize(input, io);
+  const streamed =
+    fromStdin || (size !== undefined && (values.stream === true || size > STREAM_THRESHOLD_BYTES));
+  const stream = async (analysis: StreamAnalysis) => {
+    const worst = await analyzeStream(
+      fromStdin ? stdinChunks(io) : fileChunks(input, io),
+      size,
+      analysis,
+      io,
+      {
         format,
         name,
+        what: fromStdin ? 'standard input' : `SQL file ${input}`,
+        // Standard input: progress lines only when asked (a small piped script prints none).
         progress:
-          process.stderr.isTTY === true
+          process.stderr.isTTY === true && !fromStdin
             ? (line, last) => io.stderr(`\r\x1b[K${line}${last ? '\n' : ''}`)
             : values.progress
               ? (line) => io.stderr(`${line}\n`)
               : undefined,
-      });
-      if (failOn && worst && severities.indexOf(worst) >= severities.indexOf(failOn as Severity)) return 1;
-      return 0;
-    }
-  }
-  const sql = await readInput(input, io);
-  let report: AnalysisReport;
-  if (values.dsn) {
-    report = await analyzeLive(
-      sql,
-      dsnWithPassword(values.dsn, io),
-      values.schema,
-      io,
-      values.verify === true ? { threshold } : null,
-      values['sql-mode'],
-      { disabledRules, enabledRules, statistics: values['no-statistics'] !== true },
-    );
-  } else {
-    const target = offlineTarget(values.flavor, values['server-version']);
-    const ddl = await readSchemas(values.schema, io);
-    const sqlMode =
-      values['sql-mode'] === undefined
-        ? undefined
-        : checkSqlMode(values['sql-mode'], target.flavor, target.version);
-    report = runOfflineAnalysis(
-      sql,
-      target,
-      values.flavor || values['server-version'] ? 'flags' : 'default',
-      ddl,
-      {
-        ...(sqlMode === undefined ? {} : { sqlMode }),
-        disabledRules,
-        enabledRules,
       },
     );
+    return failOn && worst && severities.indexOf(worst) >= severities.indexOf(failOn as Severity) ? 1 : 0;
+  };
+  const extra = { disabledRules, enabledRules, statistics: values['no-statistics'] !== true };
+  if (values.dsn) {
+    const live = { schemaFiles: values.schema, sqlMode: values['sql-mode'], ...extra };
+    const dsn = dsnWithPassword(values.dsn, io);
+    const verify = values.verify === true ? { threshold } : null;
+    // --verify builds an index per suggestion over the whole report: the input is read whole.
+    if (streamed && !verify) {
+      const { code } = await withLiveAnalysis(dsn, io, null, live, async (analysis) => ({
+        code: await stream(analysis),
+      }));
+      return code ?? 0;
+    }
+    const sql = await readInput(input, io);
+    const { report } = await withLiveAnalysis(dsn, io, verify, live, undefined, sql);
+    return printReport(report!, format, name, failOn, io);
   }
-  io.stdout(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatReportText(report, name));
-  if (failOn && reachesSeverity(report, failOn as Severity)) return 1;
-  return 0;
+  const target = offlineTarget(values.flavor, values['server-version']);
+  const loaded = await loadSchemaSources(values.schema, io, target.flavor, target.version);
+  const sqlMode =
+    values['sql-mode'] === undefined
+      ? undefined
+      : checkSqlMode(values['sql-mode'], target.flavor, target.version);
+  const targetSource = values.flavor || values['server-version'] ? 'flags' : 'default';
+  const options = { ...(sqlMode === undefined ? {} : { sqlMode }), disabledRules, enabledRules };
+  if (streamed) return stream(offlineStatementAnalysis(target, targetSource, loaded, options));
+  const sql = await readInput(input, io);
+  return printReport(
+    runOfflineAnalysis(sql, target, targetSource, loaded, options),
+    format,
+    name,
+    failOn,
+    io,
+  );
 };
 
-async function analyzeLive(
-  sql: string,
+function printReport(
+  report: AnalysisReport,
+  format: string,
+  name: string,
+  failOn: string | undefined,
+  io: CliIo,
+): number {
+  io.stdout(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatReportText(report, name));
+  return failOn && reachesSeverity(report, failOn as Severity) ? 1 : 0;
+}
+
+/**
+ * Open the DSN's server and analyse against it: with `--schema`, the schema files (the server gives
+ * flavor and version); otherwise the live schema. `streamed` gets the statement-by-statement analysis
+ * (the live post-pass per batch); else the whole `sql` is analysed (and verified with --verify).
+ */
+async function withLiveAnalysis(
   dsn: string,
-  schemaFiles: string[] | undefined,
   io: CliIo,
   verify: { threshold: number } | null,
-  sqlModeFlag: string | undefined,
-  extra: { disabledRules: string[]; enabledRules: string[]; statistics: boolean },
-): Promise<AnalysisReport> {
+  live: {
+    schemaFiles: string[] | undefined;
+    sqlMode: string | undefined;
+    disabledRules: string[];
+    enabledRules: string[];
+    statistics: boolean;
+  },
+  streamed?: (analysis: StreamAnalysis) => Promise<{ code: number }>,
+  sql = '',
+): Promise<{ code?: number; report?: AnalysisReport }> {
   const connections = cliConnections();
   const opened = await connections.openConnection({ dsn, allowWhatIf: verify !== null });
   printNotices(opened, io.stderr);
   try {
     const { connection, server, target } = connections.get(opened.connectionId);
-    let report: AnalysisReport;
     const options = {
-      disabledRules: extra.disabledRules,
-      enabledRules: extra.enabledRules,
-      ...(sqlModeFlag === undefined
+      disabledRules: live.disabledRules,
+      enabledRules: live.enabledRules,
+      ...(live.sqlMode === undefined
         ? {}
-        : { sqlMode: checkSqlMode(sqlModeFlag, server.flavor, server.version) }),
+        : { sqlMode: checkSqlMode(live.sqlMode, server.flavor, server.version) }),
     };
-    if (schemaFiles?.length) {
-      const ddl = await readSchemas(schemaFiles, io);
-      report = runOfflineAnalysis(
-        sql,
-        { flavor: server.flavor, version: server.version },
-        'dsn',
-        ddl,
-        options,
-      );
-    } else {
-      const schema = server.database
-        ? await loadSchema(connection, server, server.database)
-        : { source: 'none' as const, tables: [] };
-      if (!server.database)
-        io.stderr(
-          'note: the DSN names no database, so column types are unknown; add /DATABASE to the DSN.\n',
-        );
-      report = await runLiveAnalysis(connection, sql, server, schema, {
-        ...options,
-        ...(extra.statistics ? {} : { sample: false as const }),
-      });
+    const offline = { flavor: server.flavor, version: server.version };
+    if (live.schemaFiles?.length) {
+      const loaded = await loadSchemaSources(live.schemaFiles, io, server.flavor, server.version);
+      if (streamed) return await streamed(offlineStatementAnalysis(offline, 'dsn', loaded, options));
+      const report = runOfflineAnalysis(sql, offline, 'dsn', loaded, options);
+      if (verify) await verifySuggestions(report, target, server, io, verify.threshold);
+      return { report };
     }
+    const schema = server.database
+      ? await loadSchema(connection, server, server.database)
+      : { source: 'none' as const, tables: [] };
+    if (!server.database)
+      io.stderr('note: the DSN names no database, so column types are unknown; add /DATABASE to the DSN.\n');
+    const liveOptions = { ...options, ...(live.statistics ? {} : { sample: false as const }) };
+    if (streamed) return await streamed(liveStatementAnalysis(connection, server, schema, liveOptions));
+    const report = await runLiveAnalysis(connection, sql, server, schema, liveOptions);
     if (verify) await verifySuggestions(report, target, server, io, verify.threshold);
-    return report;
+    return { report };
   } finally {
     await connections.closeAll();
   }
@@ -288,8 +305,9 @@ async function fileSize(file: string, io: CliIo): Promise<number | undefined> {
   return info?.isFile() ? info.size : undefined;
 }
 
-async function readSchemas(files: string[] | undefined, io: CliIo) {
-  return readSchemaSources(files, io);
+/** FILE's bytes as a stream (1 MiB reads). */
+function fileChunks(file: string, io: CliIo): AsyncIterable<Uint8Array> {
+  return createReadStream(path.resolve(io.cwd, file), { highWaterMark: 1024 * 1024 });
 }
 
 const INDEX_KINDS = new Set(['functional-index', 'generated-column', 'index']);

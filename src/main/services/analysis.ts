@@ -8,7 +8,7 @@ import {
 } from '../../core/analyze.js';
 import type { StatementSlice } from '../../core/sql/split.js';
 import { DEFAULT_TARGET, type Flavor } from '../../core/flavors/index.js';
-import type { AnalysisReport } from '../../core/model/report.js';
+import type { AnalysisReport, StatementReport } from '../../core/model/report.js';
 import { EMPTY_SCHEMA, type SchemaModel } from '../../core/model/schema.js';
 import type { ServerInfo, TargetSource } from '../../core/model/server-info.js';
 import { offlineServerInfo } from '../../core/sqlmode/modes.js';
@@ -17,7 +17,7 @@ import type { SchemaLoadSummary, SchemaSource } from '../../core/schema/ddl-load
 import { parseVersion } from '../../core/flavors/version.js';
 import { AdvisorError } from '../../shared/errors.js';
 import type { Connection } from 'mysql2/promise';
-import { applySelectivity, selectivityRequests } from '../../core/advice/index.js';
+import { applySelectivity, selectivityRequests, type SelectivityRequest } from '../../core/advice/index.js';
 import {
   sampleSelectivity,
   type MeasuredSample,
@@ -206,13 +206,69 @@ function noteSkippedSamples(report: AnalysisReport, skipped: readonly SampleSkip
 }
 
 /**
+ * The live analysis of a script read as a stream (`sargable analyze --dsn` on a large file or standard
+ * input): statements analysed one at a time against the live schema, and each batch then given what
+ * runLiveAnalysis adds (bounded selectivity samples, their basis and skips). A table is sampled once for
+ * the columns and expressions asked so far, and again only when a later statement asks for more.
+ */
+export function liveStatementAnalysis(
+  connection: Connection,
+  server: ServerInfo,
+  schema: SchemaModel,
+  options: AnalysisOptions & { sample?: SampleOptions | false } = {},
+): {
+  server: AnalysisReport['server'];
+  analyzeSlice: (slice: StatementSlice, index: number) => StatementOutcome;
+  finish: (statements: StatementReport[]) => Promise<StatementReport[]>;
+} {
+  const header = { flavor: server.flavor, version: server.version, source: 'dsn' as const };
+  const sampled = new Map<
+    string,
+    { keys: Set<string>; sample: MeasuredSample | null; skips: SampleSkip[] }
+  >();
+  const keysOf = (request: SelectivityRequest) => [
+    ...request.columns.map((column) => `column:${column.toLowerCase()}`),
+    ...request.expressions.map((expression) => expression.key),
+  ];
+  return {
+    server: header,
+    analyzeSlice: statementAnalyzer(analyzeOptions(server, 'dsn', schema, options)),
+    finish: async (statements) => {
+      const report: AnalysisReport = { server: header, statements, errors: [] };
+      if (!server.database || options.sample === false || schema.source !== 'live') return statements;
+      const requests = selectivityRequests(report, server.flavor);
+      if (requests.length === 0) return statements;
+      const samples: MeasuredSample[] = [];
+      const skipped: SampleSkip[] = [];
+      for (const request of requests) {
+        const key = request.table.toLowerCase();
+        let known = sampled.get(key);
+        if (!known || keysOf(request).some((wanted) => !known!.keys.has(wanted))) {
+          const skips: SampleSkip[] = [];
+          const [sample] = await sampleSelectivity(connection, server, server.database, [request], {
+            ...(options.sample ?? {}),
+            onSkip: (skip) => skips.push(skip),
+          }).catch(() => []);
+          known = { keys: new Set(keysOf(request)), sample: sample ?? null, skips };
+          sampled.set(key, known);
+        }
+        if (known.sample) samples.push(known.sample);
+        skipped.push(...known.skips);
+      }
+      return noteSkippedSamples(noteBasis(applySelectivity(report, samples, server.flavor), samples), skipped)
+        .statements;
+    },
+  };
+}
+
+/**
  * The offline analysis of a script read as a stream (the CLI for large files): the report's header and
  * schema summary, and an analyzer fed one statement at a time, in order.
  */
 export function offlineStatementAnalysis(
   target: OfflineTarget,
   source: TargetSource,
-  ddl?: string | readonly SchemaSource[],
+  ddl?: string | readonly SchemaSource[] | { schema: SchemaModel; summary: SchemaLoadSummary },
   options: AnalysisOptions = {},
 ): {
   server: AnalysisReport['server'];
@@ -220,7 +276,10 @@ export function offlineStatementAnalysis(
   analyzeSlice: (slice: StatementSlice, index: number) => StatementOutcome;
 } {
   const server = offlineServerInfo(target.flavor, target.version);
-  const { schema, summary } = offlineSchemaLoad(ddl, target.flavor, target.version);
+  const { schema, summary } =
+    ddl !== undefined && typeof ddl === 'object' && 'schema' in ddl
+      ? ddl
+      : offlineSchemaLoad(ddl, target.flavor, target.version);
   return {
     server: { flavor: server.flavor, version: server.version, source },
     ...(summary ? { schemaLoad: summary } : {}),

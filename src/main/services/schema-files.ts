@@ -68,7 +68,11 @@ export async function loadSchemaFile(
   const chunks = createReadStream(file.path, { highWaterMark: CHUNK_BYTES });
   let bytesRead: number;
   try {
-    bytesRead = await streamSchemaSource(loader, chunks, { ...options, name: file.name, totalBytes });
+    ({ bytes: bytesRead } = await streamSchemaSource(loader, chunks, {
+      ...options,
+      name: file.name,
+      totalBytes,
+    }));
   } catch (error) {
     chunks.destroy();
     if (error instanceof AdvisorError) throw error;
@@ -82,14 +86,16 @@ export async function loadSchemaFile(
  * decoded as a stream (text-input.ts, NUL bytes as spaces), pasted client output unwrapped line by line
  * (client-output.ts; recognised from its first FRAMING_SAMPLE characters), split by split-stream.ts.
  * Memory is bounded by the model and the longest statement (or line), whatever the input's size.
- * Returns the bytes read; rejects with CANCELLED when `signal` aborts.
+ * Returns the bytes read and whether the text was blank (white space only); rejects with CANCELLED
+ * when `signal` aborts.
  */
 export async function streamSchemaSource(
   loader: SchemaLoader,
   chunks: AsyncIterable<Uint8Array>,
   options: Omit<SchemaFileOptions, 'flavor' | 'version'> & { name: string; totalBytes?: number },
-): Promise<number> {
+): Promise<{ bytes: number; blank: boolean }> {
   const decoder = new InputDecoder(options.name, { nulAsSpace: true });
+  let blank = true;
   let statements = 0;
   /** Text held until the start of the input shows whether it is client output. */
   let head: string | null = '';
@@ -113,6 +119,7 @@ export async function streamSchemaSource(
     for await (const chunk of chunks) {
       if (options.signal?.aborted) throw cancelled();
       const text = decoder.decode(chunk);
+      if (blank && /\S/.test(text)) blank = false;
       if (head !== null) {
         head += text;
         if (head.length >= FRAMING_SAMPLE) {
@@ -130,6 +137,7 @@ export async function streamSchemaSource(
     throw error;
   }
   const rest = decoder.end();
+  if (blank && /\S/.test(rest)) blank = false;
   if (head !== null) {
     // The whole input fitted in the sample: what loadSchemaText does with the text.
     feed(splitStatements(unwrapClientOutput(head + rest)));
@@ -139,7 +147,7 @@ export async function streamSchemaSource(
     feed(stream.end());
   }
   progress();
-  return decoder.bytes;
+  return { bytes: decoder.bytes, blank };
 }
 
 async function fileSize(file: ResolvedFile): Promise<number> {

@@ -1,7 +1,7 @@
 // `sargable analyze` on a file read as a stream (docs/cli.md, "Large files"): the same bytes as the
 // whole-file path, progress on stderr, and memory bounded by the longest statement, not the file.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -80,26 +80,42 @@ describe('sargable analyze --stream', () => {
     expect(quiet.stderr).toBe('');
   });
 
+  it('reads standard input statement by statement: a statement is reported before the next is read', async () => {
+    // The canary: each piece of input is given only once the statement before the previous one was
+    // written out; an input read whole before the analysis would wait here forever (and fail).
+    const pieces = Array.from(
+      { length: 40 },
+      (_, index) => `SELECT id FROM orders WHERE MONTH(created) = ${1 + (index % 12)};\n`,
+    );
+    const result = await runCliCaptured(['analyze', '--format', 'json', '-'], {
+      cwd: root,
+      stdinChunks: async function* (stdout) {
+        for (const [index, piece] of pieces.entries()) {
+          const started = Date.now();
+          while ((stdout().match(/"sql":/g) ?? []).length < index - 1) {
+            if (Date.now() - started > 5000)
+              throw new Error(`statement ${index - 1} was not written before more input was read`);
+            await new Promise((resolve) => setTimeout(resolve, 1));
+          }
+          yield Buffer.from(piece);
+        }
+      },
+    });
+    expect(result.code).toBe(0);
+    const whole = await runCliCaptured(['analyze', '--format', 'json', '-'], {
+      cwd: root,
+      stdin: pieces.join(''),
+    });
+    expect(result.stdout).toBe(whole.stdout);
+    expect((JSON.parse(result.stdout) as { statements: unknown[] }).statements).toHaveLength(40);
+  });
+
   it(
-    'analyses an 80 MB file with peak RSS bounded by the longest statement, not the file',
+    'analyses an 80 MB file, from a path, standard input or --schema -, with peak RSS bounded by the longest statement, not the file',
     { timeout: 300_000 },
     () => {
       // Peak RSS of the CLI in a child process; the same child on a tiny file is the baseline.
-      const peak = (file: string) => {
-        const child = spawnSync(
-          process.execPath,
-          [
-            '--import',
-            'tsx',
-            '-e',
-            `process.on('exit',()=>{process.stderr.write('@@'+process.resourceUsage().maxRSS+'\\n')});process.argv=[process.argv[0],'sargable','analyze','--format','json',${JSON.stringify(file)}];await import('./src/cli/bin.ts')`,
-          ],
-          { cwd: root, encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 },
-        );
-        expect(child.status, child.stderr).toBe(0);
-        const report = JSON.parse(child.stdout) as { statements: unknown[]; errors: unknown[] };
-        return { kb: Number(/@@(\d+)/.exec(child.stderr)?.[1]), statements: report.statements.length };
-      };
+      const peak = (file: string) => peakRss(['analyze', '--format', 'json', file]);
       const tiny = path.join(dir, 'tiny.sql');
       writeStatementsFile(tiny, 1, { insertBytes: 64 * 1024 });
       const big = path.join(dir, 'big.sql');
@@ -115,7 +131,45 @@ describe('sargable analyze --stream', () => {
       // Reading the file whole would hold it twice at least (80 MB of bytes, 160 MB of UTF-16 text: +240 MB);
       // streamed, the growth is V8's heap headroom (+139 MB measured here; the file read whole: +235 MB).
       expect(run.kb - base.kb).toBeLessThan(200 * 1024);
+      // The same file piped to standard input, and as a --schema - dump (a dump with data): streamed too.
+      const fromStdin = peakRss(['analyze', '--format', 'json', '-'], big);
+      expect(fromStdin.statements).toBe(run.statements);
+      expect(fromStdin.kb - base.kb).toBeLessThan(200 * 1024);
+      const query = path.join(dir, 'one-query.sql');
+      writeFileSync(query, 'SELECT id FROM orders WHERE MONTH(created) = 1;\n');
+      const schema = peakRss(['analyze', '--schema', '-', '--format', 'json', query], big);
+      expect(schema.schemaTables).toBe(1);
+      expect(schema.kb - base.kb).toBeLessThan(200 * 1024);
       rmSync(big);
     },
   );
 });
+
+/** Peak RSS (KiB) of `sargable ARGS` in a child process, its standard input read from `stdinFile`. */
+function peakRss(args: string[], stdinFile?: string) {
+  const stdin = stdinFile === undefined ? 'pipe' : openSync(stdinFile, 'r');
+  try {
+    const child = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '-e',
+        `process.on('exit',()=>{process.stderr.write('@@'+process.resourceUsage().maxRSS+'\\n')});process.argv=[process.argv[0],'sargable',...${JSON.stringify(args)}];await import('./src/cli/bin.ts')`,
+      ],
+      { cwd: root, encoding: 'utf8', maxBuffer: 512 * 1024 * 1024, stdio: [stdin, 'pipe', 'pipe'] },
+    );
+    expect(child.status, child.stderr).toBe(0);
+    const report = JSON.parse(child.stdout) as {
+      statements: unknown[];
+      schemaLoad?: { tables: number };
+    };
+    return {
+      kb: Number(/@@(\d+)/.exec(child.stderr)?.[1]),
+      statements: report.statements.length,
+      schemaTables: report.schemaLoad?.tables,
+    };
+  } finally {
+    if (typeof stdin === 'number') closeSync(stdin);
+  }
+}

@@ -1,7 +1,7 @@
 // `--schema` with real dump forms: a mysqldump --tab directory, several files, and what the report
 // says about them (schemaLoad, the text summary, notes naming a skipped definition); files that are
 // not UTF-8 are refused with the offset of the first bad byte.
-import { mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -77,14 +77,49 @@ describe('--schema inputs', () => {
     expect(JSON.parse(result.stdout).schemaLoad.loaded).toEqual(['t', 'u']);
   });
 
-  it('refuses a schema file over 512 MB with INPUT_TOO_LARGE, the limit and what to do, before reading it', async () => {
-    // (SQL files that large are read as a stream instead: analyze-stream.test.ts.)
-    const file = path.join(scratch, 'huge.sql');
-    writeFileSync(file, '');
-    truncateSync(file, 600 * 1024 * 1024); // sparse: nothing is written
-    const result = await cli(['analyze', '--schema', 'huge.sql', '-'], 'SELECT 1', scratch);
+  it('--schema - reads the schema from standard input, cut anywhere, as the file loads', async () => {
+    const dump = readFileSync(path.join(fixtures, 'dumps/mysql/sakila-mysqldump-data.sql'));
+    const query = path.join(scratch, 'film.sql');
+    writeFileSync(query, 'SELECT * FROM film WHERE YEAR(last_update) = 2020;\n');
+    const fromFile = await cli(
+      ['analyze', '--schema', 'dumps/mysql/sakila-mysqldump-data.sql', '--format', 'json', query],
+      '',
+    );
+    for (const size of [3, 4096, 1 << 20]) {
+      const fromStdin = await runCliCaptured(['analyze', '--schema', '-', '--format', 'json', query], {
+        cwd: fixtures,
+        // Pieces cut inside characters, statements and DELIMITER blocks.
+        stdinChunks: async function* () {
+          for (let start = 0; start < dump.length; start += size) yield dump.subarray(start, start + size);
+        },
+      });
+      expect(fromStdin.code).toBe(0);
+      const report = JSON.parse(fromStdin.stdout);
+      expect(report.schemaLoad).toMatchObject({ tables: 16, skipped: [] });
+      expect(fromStdin.stdout).toBe(fromFile.stdout);
+    }
+  });
+
+  it('--schema - with the SQL also on standard input is a usage error that says what to do', async () => {
+    const result = await cli(['analyze', '--schema', '-', '-'], 'SELECT 1');
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/schema file huge\.sql is 600 MB; the limit is 512 MB/);
-    expect(result.stderr).toMatch(/hint: Split it/);
+    expect(result.stderr).toMatch(
+      /Standard input can feed --schema - or the SQL, not both: give the SQL as FILE/,
+    );
+  });
+
+  it('a schema from standard input that is not UTF-8 is refused with the offset, as a file is', async () => {
+    const query = path.join(scratch, 'one.sql');
+    writeFileSync(query, 'SELECT 1;\n');
+    const bytes = Buffer.from("CREATE TABLE t (c VARCHAR(5) DEFAULT 'caf\xe9');", 'latin1');
+    const result = await runCliCaptured(['analyze', '--schema', '-', query], {
+      cwd: scratch,
+      stdinChunks: async function* () {
+        yield bytes.subarray(0, 20);
+        yield bytes.subarray(20);
+      },
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/schema file <stdin> is not UTF-8 text \(byte 0xe9 at offset 41/);
   });
 });
