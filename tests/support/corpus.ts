@@ -27,6 +27,18 @@ export function loadCorpus(): CorpusStatement[] {
   };
   for (const group of peers.groups)
     for (const sql of group.statements) statements.push({ source: group.source, sql });
+  // The MySQL Reference Manual's examples, less those already taken from the sources above.
+  const seen = new Set(statements.map((statement) => normalised(statement.sql)));
+  const manual = JSON.parse(readFileSync(path.join(DIR, 'mysql-manual.json'), 'utf8')) as {
+    groups: { source: string; statements: string[] }[];
+  };
+  for (const group of manual.groups)
+    for (const sql of group.statements) {
+      const key = normalised(sql);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      statements.push({ source: `mysql-manual:${group.source}`, sql });
+    }
   for (const slice of splitStatements(readFileSync(path.join(DIR, 'known-misses.sql'), 'utf8')))
     statements.push({ source: 'known-misses.sql', sql: slice.sql });
   return statements;
@@ -43,13 +55,13 @@ export function statementClass(sql: string): { group: 'dml' | 'other'; keyword: 
 /**
  * The server's parser verdict: PREPARE parses the statement without running it. ERROR 1064/1149
  * (syntax) = invalid; success or any other error (unknown table, not preparable, …) = the parser
- * accepted it.
+ * accepted it. One round trip: the text is sent as an escaped literal, and the next PREPARE of the
+ * same name replaces the statement (no DEALLOCATE). Calls may be issued without awaiting each: the
+ * connection runs them in order while the caller analyses the next statements.
  */
 export async function serverAccepts(connection: Connection, sql: string): Promise<boolean> {
-  await connection.query('SET @sargable_corpus = ?', [sql]);
   try {
-    await connection.query('PREPARE sargable_corpus_statement FROM @sargable_corpus');
-    await connection.query('DEALLOCATE PREPARE sargable_corpus_statement');
+    await connection.query('PREPARE sargable_corpus_statement FROM ?', [sql]);
     return true;
   } catch (error) {
     const errno = (error as { errno?: number }).errno;
@@ -66,8 +78,11 @@ export function weSaySyntaxError(sql: string, flavor: 'mysql' | 'mariadb'): bool
   return report.errors.some((error) => error.code === undefined);
 }
 
+const normalised = (sql: string) => sql.replace(/\s+/g, ' ').toLowerCase();
+
 /** The origin a statement's source belongs to: `mariadb-kb`, `known-misses.sql`, or the repository. */
 export function sourceOrigin(source: string): string {
   if (source.startsWith('mariadb-kb:')) return 'mariadb-kb';
+  if (source.startsWith('mysql-manual:')) return 'mysql-manual';
   return source.split('@')[0]!.split(':')[0]!;
 }
