@@ -49,6 +49,7 @@ export const apiMethods = [
   'ddl.cancel',
   'files.choose',
   'indexes.design',
+  'indexes.prove',
   'query.run',
   'history.windows',
   'history.trends',

@@ -45,9 +45,10 @@ function quoteName(name: string): string {
 /** Make an index-adding ALTER build the index INVISIBLE (MySQL 8): the optimizer ignores it except in our session. */
 export function invisibleVariant(ddl: string): string {
   const trimmed = ddl.trim().replace(/;+\s*$/, '');
-  return /\bADD\s+(UNIQUE\s+)?(INDEX|KEY)\b/i.test(trimmed) && !/\bINVISIBLE\b/i.test(trimmed)
-    ? `${trimmed} INVISIBLE`
-    : trimmed;
+  if (!/\bADD\s+(UNIQUE\s+)?(INDEX|KEY)\b/i.test(trimmed) || /\bINVISIBLE\b/i.test(trimmed)) return trimmed;
+  // INVISIBLE is an index option: it goes before a trailing `, ALGORITHM=…, LOCK=…`, not after it.
+  const options = /(\s*,\s*(?:ALGORITHM|LOCK)\s*=?\s*\w+)+$/i.exec(trimmed);
+  return options ? `${trimmed.slice(0, options.index)} INVISIBLE${options[0]}` : `${trimmed} INVISIBLE`;
 }
 
 /** The build statements exactly as sent. */

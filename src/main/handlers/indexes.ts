@@ -1,6 +1,6 @@
 // Handlers for the index-design area (src/shared/api/indexes.ts): the Index set view's workload design.
 
-import { designWorkloadIndexes, workloadFromText } from '../../core/indexing/index.js';
+import { designWorkloadIndexes, whatIfDdl, workloadFromText } from '../../core/indexing/index.js';
 import { neededIndexes } from '../../core/indexing/unused.js';
 import { offlineServerInfo } from '../../core/sqlmode/modes.js';
 import type { IndexesApi } from '../../shared/api/indexes.js';
@@ -11,10 +11,65 @@ import { mapMysqlError } from '../services/mysql-errors.js';
 import { tableDistinctCounts } from '../services/column-statistics.js';
 import { unusedIndexes } from '../services/index-usage.js';
 import { loadSchema } from '../services/schema.js';
+import { CaptureService } from '../services/capture.js';
+import { assertProofAllowed, proveIndexSet } from '../services/index-proof.js';
+import { assertProductionConfirmed } from '../services/production-guard.js';
+import { loggedWrite } from '../services/write-log.js';
+import { WriteRuns } from '../services/write-runs.js';
+import { WHAT_IF_LOCK_WAIT_SECONDS } from '../../core/explain/what-if.js';
+import type { IndexProofResult } from '../../shared/api/indexes.js';
 
 export function createIndexesHandlers(services: Services): IndexesApi {
   const { connections } = services;
+  const capture = (services.capture ??= new CaptureService());
+  const runs = (services.writeRuns ??= new WriteRuns());
   return {
+    async 'indexes.prove'(request) {
+      const { server, target } = connections.get(request.connectionId);
+      if (!server.database)
+        throw new AdvisorError('INVALID_INPUT', 'Choose a default database for this connection first.');
+      assertProductionConfirmed(target, request.productionConfirmation, 'Proving the index set');
+      const database = server.database;
+      // An index that extends an existing one is tried next to it (nothing is dropped), as in what-if.
+      const candidates = request.candidates.map((candidate) => ({
+        ...candidate,
+        ddl: candidate.ddl.map(whatIfDdl),
+      }));
+      const allowWhatIf = target.allowWhatIf && request.confirmed;
+      // Refused before the job starts: no consent, or DDL that is not an index build on its table.
+      assertProofAllowed(server, { database, candidates, allowWhatIf });
+      const jobId = capture.startJob('index-proof', async (signal, progress): Promise<IndexProofResult> => {
+        const run = runs.begin(undefined, request.connectionId, target);
+        // Cancel: KILL QUERY of our running statement; the service then drops what it built.
+        const onAbort = () => void runs.cancel(run.id, request.connectionId);
+        signal.addEventListener('abort', onAbort);
+        progress({ done: 0, total: candidates.length });
+        try {
+          const proofs = await loggedWrite(
+            services.workspaces,
+            target,
+            { action: 'what-if-index', sql: candidates.flatMap((candidate) => candidate.ddl) },
+            () =>
+              proveIndexSet(run.target, server, {
+                database,
+                candidates,
+                allowWhatIf,
+                lockWaitTimeoutSeconds: request.lockWaitTimeoutSeconds ?? WHAT_IF_LOCK_WAIT_SECONDS,
+                signal,
+                onProgress: (done) => progress({ done, total: candidates.length }),
+              }),
+          );
+          return {
+            proofs,
+            method: server.capabilities.invisibleIndexes ? 'invisible-index' : 'sandbox',
+          };
+        } finally {
+          signal.removeEventListener('abort', onAbort);
+          run.end();
+        }
+      });
+      return { jobId };
+    },
     async 'indexes.design'(request) {
       const statements = workloadFromText(request.sql);
       const options = {

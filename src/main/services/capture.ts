@@ -414,6 +414,9 @@ export interface JobProgress {
   eventsPerSecond?: number;
   /** For timed windows: how long the window lasts. */
   totalMs?: number;
+  /** Jobs over a list (index proof): items done of the total. */
+  done?: number;
+  total?: number;
 }
 
 /** A job as `job.status` reports it. */

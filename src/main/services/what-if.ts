@@ -63,12 +63,16 @@ export interface WhatIfResult {
   record: VerificationRecord;
 }
 
-interface TableShape {
+export interface TableShape {
   columns: Set<string>;
   indexes: Set<string>;
 }
 
-async function tableShape(connection: Connection, database: string, table: string): Promise<TableShape> {
+export async function tableShape(
+  connection: Connection,
+  database: string,
+  table: string,
+): Promise<TableShape> {
   const [columns] = await connection.query<RowDataPacket[]>(
     'SELECT COLUMN_NAME AS name FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = ? AND TABLE_NAME = ?',
     [database, table],
@@ -238,7 +242,7 @@ export function assertWhatIfDdl(
 }
 
 /** The table's next AUTO_INCREMENT value as SHOW CREATE TABLE prints it (information_schema may be cached). */
-async function autoIncrementOf(connection: Connection, table: string): Promise<number | null> {
+export async function autoIncrementOf(connection: Connection, table: string): Promise<number | null> {
   const [rows] = await connection.query<RowDataPacket[]>(`SHOW CREATE TABLE ${quoteIdentifier(table)}`);
   const match = /\bAUTO_INCREMENT=(\d+)/.exec(String(rows[0]?.['Create Table'] ?? ''));
   return match ? Number(match[1]) : null;
@@ -249,7 +253,7 @@ async function autoIncrementOf(connection: Connection, table: string): Promise<n
  * rebuilds for some of these ALTERs) resets the AUTO_INCREMENT counter to MAX(id)+1, which would
  * change SHOW CREATE TABLE; the counter is put back to the value it had before.
  */
-async function cleanUp(
+export async function cleanUp(
   connection: Connection,
   table: string,
   created: { indexes: string[]; columns: string[] },

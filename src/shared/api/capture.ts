@@ -164,6 +164,9 @@ export interface JobProgressReply {
   events?: number;
   eventsPerSecond?: number;
   totalMs?: number;
+  /** Jobs over a list (index proof): items done of the total. */
+  done?: number;
+  total?: number;
 }
 
 /**

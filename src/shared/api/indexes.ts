@@ -3,6 +3,8 @@
 import { z } from 'zod';
 import type { WorkloadPlan } from '../../core/indexing/index.js';
 import type { UnusedIndexReport } from '../../core/indexing/unused.js';
+import type { IndexProof } from '../../core/explain/what-if-set.js';
+import { productionConfirmationField } from './profiles.js';
 
 const designSchema = z.object({
   /** Statements separated by ';'; a `-- weight: N` comment before a statement gives its weight. */
@@ -19,9 +21,39 @@ const designSchema = z.object({
   maxKeyBytes: z.number().int().positive().optional(),
 });
 
+const proveSchema = z.object({
+  connectionId: z.string().min(1),
+  /** The indexes to prove, each with the statements it serves (core/explain/what-if-set.ts). */
+  candidates: z
+    .array(
+      z.object({
+        key: z.string().min(1),
+        table: z.string().min(1),
+        name: z.string().min(1),
+        ddl: z.array(z.string().min(1)).min(1),
+        statements: z.array(z.object({ index: z.number().int().min(0), sql: z.string().min(1) })).min(1),
+      }),
+    )
+    .min(1)
+    .max(200),
+  /** The user saw every statement (proofSteps) and confirmed. */
+  confirmed: z.literal(true),
+  /** Production profiles: the profile name the user typed. */
+  productionConfirmation: productionConfirmationField,
+  /** Seconds each build waits for the table's metadata lock (default 5). */
+  lockWaitTimeoutSeconds: z.number().int().min(1).max(600).optional(),
+});
+
 export const indexesSchemas = {
   'indexes.design': designSchema,
+  'indexes.prove': proveSchema,
 } as const;
+
+/** The result of an `indexes.prove` job: one verdict per candidate, in order. */
+export interface IndexProofResult {
+  proofs: IndexProof[];
+  method: 'invisible-index' | 'sandbox';
+}
 
 export interface IndexSetReply {
   plan: WorkloadPlan;
@@ -36,4 +68,10 @@ export interface IndexesApi {
    * redundant indexes of the workload's tables. Reads the schema only; builds nothing.
    */
   'indexes.design'(request: z.input<typeof designSchema>): Promise<IndexSetReply>;
+  /**
+   * Prove each index with what-if (built INVISIBLE on MySQL 8, on the sandbox elsewhere), EXPLAIN its
+   * statements before and after, drop it. A job: follow it on `job.events` (progress: `done` of `total`
+   * indexes), cancel with `job.cancel`; its result is an IndexProofResult. Writes to the server.
+   */
+  'indexes.prove'(request: z.input<typeof proveSchema>): Promise<{ jobId: string }>;
 }
