@@ -5,7 +5,8 @@
 // guessed: integer/DECIMAL arithmetic (scale and UNSIGNED as MySQL and MariaDB compute them, a
 // division adding div_precision_increment decimals), date parts, string functions keeping the
 // column's length, character set and collation, CAST/CONVERT to an exact type, CONCAT of one
-// collation. Anything else returns a reason, and no generated column is proposed.
+// collation, DATE_FORMAT with a letter-free format (date-format-type.ts). Anything else returns a reason,
+// and no generated column is proposed.
 
 import type { ColumnInfo, TableInfo } from '../model/schema.js';
 import { type AstNode, columnRefs, functionArgs, isNode } from '../sql/ast.js';
@@ -20,9 +21,20 @@ import {
 } from './column-types.js';
 import { JSON_CHAR_LENGTH, jsonShape } from './index-ddl.js';
 import { literalOf } from './literals.js';
+import { dateFormatCaveat, dateFormatType } from './date-format-type.js';
 
 /** A generated column's SQL type for a wrapped expression, or a reason it cannot be derived. */
-export type ResultType = { ok: true; sql: string; string: boolean } | { ok: false; reason: string };
+export type ResultType =
+  | {
+      ok: true;
+      sql: string;
+      string: boolean;
+      /** MariaDB's form of the expression when it refuses the query's (DATE_FORMAT needs a locale there). */
+      mariadbExpression?: (expression: string) => string;
+      /** Why the column may compare unlike the original for this operator and constants (null: it does not). */
+      caveat?: (operator: string, others: readonly unknown[]) => string | null;
+    }
+  | { ok: false; reason: string };
 
 /** Derive the generated column's type from the expression's result type; strings always get CHARACTER SET and COLLATE. */
 export function generatedColumnType(
@@ -117,6 +129,19 @@ export function generatedColumnType(
       return { ok: true, sql: 'BIGINT', string: false };
     case 'DATE':
       return { ok: true, sql: 'DATE', string: false };
+    case 'DATE_FORMAT': {
+      const type = dateFormatType(wrapped.node, column);
+      if (!type.ok) return type;
+      const format = literalOf(args[1]);
+      return {
+        ok: true,
+        sql: type.sql,
+        string: true,
+        mariadbExpression: type.mariadbExpression,
+        caveat: (operator, others) =>
+          dateFormatCaveat(operator, format?.kind === 'string' ? format.value : '', others),
+      };
+    }
     case 'LOWER':
     case 'UPPER':
     case 'LCASE':
