@@ -45,7 +45,7 @@ export function createBaseHandlers(services: Services): BaseApi {
         target,
         request.target ? 'flags' : 'default',
         request.schemaId
-          ? (services.schemas ??= new LoadedSchemas()).get(request.schemaId)
+          ? await (services.schemas ??= new LoadedSchemas()).get(request.schemaId)
           : request.schemaSql,
         {
           ...(request.disabledRules ? { disabledRules: request.disabledRules } : {}),

@@ -33,7 +33,7 @@ export function createSchemaHandlers(services: Services): SchemaApi {
       }
       const schema =
         'schemaId' in request
-          ? schemas.get(request.schemaId).schema
+          ? (await schemas.get(request.schemaId)).schema
           : schemaFromDdl(request.schemaSql, request.flavor === 'mariadb' ? 'mariadb' : 'mysql').schema;
       // A dump's `USE db` puts its tables in that database: complete them unqualified.
       const databases = new Set(schema.tables.map((table) => table.schema ?? ''));
@@ -54,7 +54,7 @@ export function createSchemaHandlers(services: Services): SchemaApi {
         });
         assertSchemaLoaded(loaded.schema, loaded.summary);
         const { summary } = loaded;
-        const schemaId = schemas.add({ ...loaded, name, ...target });
+        const schemaId = await schemas.add({ ...loaded, name, ...target }, file);
         return {
           schemaId,
           name,

@@ -40,7 +40,7 @@ export function createSqlModeHandlers(services: Services): SqlModeApi {
       }
     }
     let schema = request.schemaId
-      ? (services.schemas ??= new LoadedSchemas()).get(request.schemaId).schema
+      ? (await (services.schemas ??= new LoadedSchemas()).get(request.schemaId)).schema
       : offlineSchema(request.schemaSql, target.flavor);
     if (request.connectionId) {
       const { connection, server } = connections.get(request.connectionId);

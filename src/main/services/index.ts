@@ -7,7 +7,7 @@ import { ConnectionService } from './connection.js';
 import { FileGrants } from './file-grants.js';
 import { HistoryService } from './history.js';
 import { HISTORY_FILE } from './history-db.js';
-import { LoadedSchemas } from './schema-files.js';
+import { LoadedSchemas, SCHEMA_REFS_FILE } from './schema-files.js';
 import { defaultConfigDir, ProfileService, ProfileStore } from './profiles.js';
 import {
   ensurePrivateDir,
@@ -78,7 +78,7 @@ export function createServices(mode: 'electron' | 'web', options: ServiceOptions
     connections,
     capture: new CaptureService(),
     history: new HistoryService(path.join(configDir, HISTORY_FILE)),
-    schemas: new LoadedSchemas(),
+    schemas: new LoadedSchemas(path.join(configDir, SCHEMA_REFS_FILE)),
     profiles: new ProfileService(
       new ProfileStore(path.join(configDir, 'profiles.json')),
       secrets,
