@@ -39,6 +39,10 @@ export const commands: Record<string, CommandEntry> = {
     summary: 'design one index set for a workload (query file, slow log, or live digests)',
     load: async () => (await import('./commands/indexes.js')).run,
   },
+  history: {
+    summary: 'export the stored capture history (windows, classes per window) as text, JSON or CSV',
+    load: async () => (await import('./commands/history.js')).run,
+  },
   digest: {
     summary: 'group a slow query log by fingerprint (pt-query-digest compatible)',
     load: () => digest,

@@ -1,6 +1,8 @@
 // `sargable capture`: what ran on a live server over a window, from performance_schema digests or the slow_log table.
 
-import { cliConnections, printNotices, slowLogJournalPath } from '../connections.js';
+import { cliConnections, printNotices, recordWindow, slowLogJournalPath } from '../connections.js';
+import { captureFromDelta, captureFromDigest } from '../../core/history/index.js';
+import { windowOwner } from '../../main/services/history.js';
 import type { DigestDelta } from '../../core/capture/index.js';
 import { captureDigestWindow } from '../../main/services/capture.js';
 import type { SlowLogFileResult } from '../../main/services/slowlog-file.js';
@@ -40,6 +42,8 @@ Options:
   --long-query-time SECONDS  with --enable-slow-log (default 0: every statement)
   --max-rows N               row limit of each bounded query (default 10000 digests, 100000 slow_log rows)
   --allow-write              consent to the SET GLOBAL statements of --enable-slow-log
+  --record                   store the window in the capture history (every class, not only
+                             the ones shown; see 'sargable history'). Off by default
   --progress                 with --enable-slow-log: a progress line per step on standard error
                              (on a terminal the line is shown in place anyway)
   -h, --help                 show this help
@@ -70,6 +74,7 @@ export const run: CliCommand = async (argv, io) => {
       progress: { type: 'boolean' },
       'long-query-time': { type: 'string' },
       'max-rows': { type: 'string' },
+      record: { type: 'boolean' },
     },
     { io, usage },
   );
@@ -94,7 +99,11 @@ export const run: CliCommand = async (argv, io) => {
   const longQueryTime = positiveNumber(values['long-query-time'], '--long-query-time', 0) ?? 0;
   const maxRowsValue = positiveNumber(values['max-rows'], '--max-rows', undefined);
   const maxRows = maxRowsValue === undefined ? {} : { maxRows: Math.max(1, Math.trunc(maxRowsValue)) };
-  const limitOption = limit === undefined ? {} : { limit };
+  const record = values.record === true;
+  // Recording keeps every class: the capture then runs without the limit, which only the output applies.
+  const limitOption = limit === undefined || record ? {} : { limit };
+  const shown = <T extends { classes: unknown[] }>(result: T): T =>
+    record && limit !== undefined ? { ...result, classes: result.classes.slice(0, limit) } : result;
 
   const connections = cliConnections();
   const dsn = dsnWithPassword(values.dsn, io);
@@ -149,7 +158,16 @@ export const run: CliCommand = async (argv, io) => {
       );
       if (tty) io.stderr('\r\x1b[K');
       io.stderr(`Restored: ${result.restored.join('; ') || '(nothing to restore)'}\n`);
-      printSlowLog(result, opened.label, format, io.stdout);
+      if (record) {
+        const window = captureFromDigest(
+          result,
+          'slow_log',
+          `${windowSeconds ?? 60} s slow-log window`,
+          new Date(),
+        );
+        await recordWindow(io, window, windowOwner(target));
+      }
+      printSlowLog(shown(result), opened.label, format, io.stdout);
       return 0;
     }
     if (values.source === 'slow-log-table') {
@@ -163,7 +181,11 @@ export const run: CliCommand = async (argv, io) => {
         ...limitOption,
         ...maxRows,
       });
-      printSlowLog(result, opened.label, format, io.stdout);
+      if (record) {
+        const window = captureFromDigest(result, 'slow_log', 'mysql.slow_log read', new Date());
+        await recordWindow(io, window, windowOwner(target));
+      }
+      printSlowLog(shown(result), opened.label, format, io.stdout);
       return 0;
     }
     const delta = await captureDigestWindow(connection, server, windowSeconds ?? 60, {
@@ -184,10 +206,12 @@ export const run: CliCommand = async (argv, io) => {
       ...limitOption,
       ...maxRows,
     });
+    if (record) await recordWindow(io, captureFromDelta(delta), windowOwner(target));
+    const output = shown(delta);
     io.stdout(
       format === 'json'
-        ? `${JSON.stringify({ source: { kind: 'performance_schema', server: opened.label }, ...delta }, null, 2)}\n`
-        : formatDeltaText(delta, opened.label),
+        ? `${JSON.stringify({ source: { kind: 'performance_schema', server: opened.label }, ...output }, null, 2)}\n`
+        : formatDeltaText(output, opened.label),
     );
     return 0;
   } finally {

@@ -14,6 +14,8 @@ import { parseCommonArgs } from '../args.js';
 import { runAsJob } from '../job.js';
 import { formatDigestText, writeDigestJson } from '../format.js';
 import { UsageError, type CliCommand, type CliIo } from '../io.js';
+import { recordWindow } from '../connections.js';
+import { captureFromDigest } from '../../core/history/index.js';
 
 export const usage = `Usage: sargable digest [options] FILE... | -
        sargable digest --dsn URL [--window SECONDS] [--format text|json] [--limit N]
@@ -28,6 +30,8 @@ Options:
   --all-attributes         aggregate every attribute of the log into metrics/flags, as
                            pt-query-digest does (default: the reported ones; slower)
   --progress               progress lines on standard error even when it is not a terminal
+  --record                 store the digest as a window in the capture history (every class;
+                           see 'sargable history'). Off by default
   --pt-compatible          read the log exactly as pt-query-digest 3.2.1 does, also where it
                            is wrong (literals holding ';\n#', your own SET timestamp, MariaDB's
                            mariadbd banner, CRLF logs, mixed time formats; see docs/slowlog.md)
@@ -60,6 +64,7 @@ export const run: CliCommand = async (argv, io) => {
       'all-attributes': { type: 'boolean' },
       'pt-compatible': { type: 'boolean' },
       progress: { type: 'boolean' },
+      record: { type: 'boolean' },
     },
     { io, usage },
   );
@@ -89,13 +94,15 @@ export const run: CliCommand = async (argv, io) => {
     : values.progress
       ? progressPrinter(io, '', '\n')
       : undefined;
+  const record = values.record === true;
   const options = {
     orderBy,
     ...(values['all-attributes'] ? { attributes: 'all' as const } : {}),
     ...(values['pt-compatible'] ? { ptCompatible: true } : {}),
-    ...(limit === undefined ? {} : { limit }),
+    // Recording keeps every class, so the limit applies to the output only.
+    ...(limit === undefined || record ? {} : { limit }),
     // JSON writes every class: one at a time (see writeDigestJson), not all held at once.
-    ...(format === 'json' ? { lazy: true } : {}),
+    ...(format === 'json' && !record ? { lazy: true } : {}),
   };
   const digest = async (onProgress: (progress: SlowLogProgress) => void): Promise<SlowLogFileResult> => {
     if (positionals[0] === '-') {
@@ -117,7 +124,7 @@ export const run: CliCommand = async (argv, io) => {
   // The digest runs as a job; its progress lines come from the job's events (the job.events channel
   // the UI listens to), not from a callback of our own.
   let shown: number | undefined;
-  const result = await runAsJob(
+  const digested = await runAsJob(
     'digest',
     (_signal, progress) =>
       digest((p) =>
@@ -137,6 +144,17 @@ export const run: CliCommand = async (argv, io) => {
     },
   );
   if (printer && process.stderr.isTTY) io.stderr('\r\x1b[K');
+  let result = digested;
+  if (record) {
+    const label =
+      positionals[0] === '-' ? 'standard input' : positionals.map((file) => path.basename(file)).join(', ');
+    await recordWindow(io, captureFromDigest(digested, 'file', label, new Date()), {
+      profile: null,
+      server: null,
+      production: false,
+    });
+    if (limit !== undefined) result = { ...digested, classes: digested.classes.slice(0, limit) };
+  }
   if (format === 'json') {
     await writeDigestJson(
       result,

@@ -5,6 +5,7 @@ export {
   samplePolicies,
   type ClassTrend,
   type HistoryClassRow,
+  type HistoryExportRow,
   type HistoryPoint,
   type HistorySettings,
   type HistorySource,
@@ -25,3 +26,4 @@ export {
   type TrendInput,
 } from './model.js';
 export { captureFromDelta, captureFromDigest, isoTimestamp, type CaptureWindow } from './record.js';
+export { historyCsvColumns, historyRowsToCsv } from './export.js';

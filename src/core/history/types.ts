@@ -126,3 +126,15 @@ export interface ClassTrend {
   points: (HistoryPoint | null)[];
   markers: TrendMarkers;
 }
+
+/** One flat row of the export (a class in a window), as `sargable history` writes it. */
+export interface HistoryExportRow extends Omit<HistoryClassRow, 'schemas'> {
+  windowId: number;
+  source: HistorySource;
+  profile: string | null;
+  server: string | null;
+  windowStart: string;
+  windowEnd: string;
+  /** Comma-separated. */
+  schemas: string;
+}

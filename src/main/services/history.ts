@@ -25,7 +25,7 @@ import {
   samplePolicyFor,
   type CaptureWindow,
   type ClassTrend,
-  type HistoryClassRow,
+  type HistoryExportRow,
   type HistoryPoint,
   type HistorySettings,
   type HistorySource,
@@ -70,17 +70,6 @@ export interface HistoryClass extends ClassTrend {
   schemas: string[];
   /** The latest stored sample (per the policy its window was stored with), or null. */
   sample: string | null;
-}
-
-/** One flat row of the export (a class in a window). */
-export interface HistoryExportRow extends Omit<HistoryClassRow, 'schemas'> {
-  windowId: number;
-  source: HistorySource;
-  profile: string | null;
-  server: string | null;
-  windowStart: string;
-  windowEnd: string;
-  schemas: string;
 }
 
 function rows(db: Database, sql: string, params: SqlValue[] = []): Record<string, SqlValue>[] {
