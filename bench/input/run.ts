@@ -81,4 +81,3 @@ try {
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
-
