@@ -292,7 +292,7 @@ export function statementAnalyzer(
       });
     }
     if (kind === 'select' || kind === 'update' || kind === 'delete') {
-      const plan = isNode(parsed.ast._next) ? undefined : designFor(parsed.ast, slice.sql, schema, server);
+      const plan = designFor(parsed.ast, slice.sql, schema, server);
       if (plan)
         plan.tables = plan.tables.filter((entry) => !notIndexable(schema, entry.table, server.database));
       if (plan && plan.tables.length > 0) statement.indexPlan = plan;

@@ -281,6 +281,32 @@ const cases: Case[] = [
       'ALTER TABLE customers ADD INDEX ref2 (name)',
     ],
   },
+  {
+    name: 'correlated EXISTS: the inner table gets its correlated column and its own filter',
+    sql: "SELECT c.id FROM customers c WHERE c.country = 'JP' AND c.segment = 4 AND EXISTS (SELECT 1 FROM orders o WHERE o.customer_id = c.id AND o.status = 'refunded')",
+    reference: [
+      'ALTER TABLE customers ADD INDEX ref (country, segment)',
+      'ALTER TABLE orders ADD INDEX ref2 (customer_id, status)',
+    ],
+  },
+  {
+    name: 'IN subquery: its filter, then the column looked up per outer row',
+    sql: 'SELECT id, total FROM orders WHERE id IN (SELECT order_id FROM items WHERE product_id = 17)',
+    reference: ['ALTER TABLE items ADD INDEX ref (product_id, order_id)'],
+  },
+  {
+    name: 'UNION: each branch gets its own index',
+    sql: "SELECT id FROM orders WHERE region = 'LA' AND channel = 1 UNION SELECT id FROM orders WHERE status = 'refunded' AND channel = 2",
+    reference: [
+      'ALTER TABLE orders ADD INDEX ref (region, channel)',
+      'ALTER TABLE orders ADD INDEX ref2 (status, channel)',
+    ],
+  },
+  {
+    name: 'derived table: GROUP BY inside it after its equality',
+    sql: "SELECT d.customer_id, d.n FROM (SELECT customer_id, COUNT(*) AS n FROM orders WHERE status = 'cancelled' GROUP BY customer_id) AS d WHERE d.n > 3",
+    reference: ['ALTER TABLE orders ADD INDEX ref (status, customer_id)'],
+  },
 ];
 
 /** A workload: weighted statements and the reference set a DBA would build for all of them. */

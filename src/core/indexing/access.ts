@@ -87,6 +87,8 @@ export function blockAccess(
   schema: SchemaModel,
   database: string | null,
   flavor: Flavor,
+  /** Columns compared with an outer row outside the block's conditions (`x IN (SELECT c …)`: c). */
+  outerEqualities: AstNode[] = [],
 ): BlockAccess | undefined {
   const type = String(ast.type ?? '').toLowerCase();
   if (type !== 'select' && type !== 'update' && type !== 'delete') return undefined;
@@ -197,6 +199,11 @@ export function blockAccess(
   // Conjuncts.
   for (const { node } of conditions) {
     for (const conjunct of conjunctsOf(conditionTree(node))) classify(conjunct);
+  }
+  for (const node of outerEqualities) {
+    const bare = resolve(node);
+    if (bare)
+      push(bare.table, { column: bare.column.name, kind: 'equality', closed: true, weak: false, node });
   }
 
   function classify(node: AstNode): void {

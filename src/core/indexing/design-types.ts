@@ -1,6 +1,7 @@
 // The shapes of a per-query index design (design.ts builds them; design-table.ts fills one per table).
 // A leaf: the design modules all name these types, so they live apart from the code that imports them.
 
+import type { AstNode } from '../sql/ast.js';
 import type { ColumnPredicate } from './access.js';
 
 /** Why a key part is there. */
@@ -64,7 +65,10 @@ export interface OrRewrite {
 }
 
 export interface QueryIndexPlan {
-  /** One entry per base table of the main query block that the schema knows. */
+  /**
+   * One entry per base table of the main query block that the schema knows, then the tables of the
+   * other blocks (UNION branches, derived tables, CTEs, subqueries), each with its `scope`.
+   */
   tables: TableIndexPlan[];
   /** The table the join starts from (joins only). */
   drivingTable: string | null;
@@ -80,6 +84,10 @@ export interface DesignOptions {
   maxCoverColumns?: number;
   /** Internal: do not split an OR into branches (a branch's own design). */
   withoutOrBranches?: boolean;
+  /** Internal: design this block only, not the blocks nested in it (they are designed from the top). */
+  blockOnly?: boolean;
+  /** Internal: `x IN (SELECT c …)`: the subquery's column `c`, an equality looked up per outer row. */
+  inColumn?: AstNode;
 }
 
 /** A key part being placed, with the predicate it came from (none for a join column). */

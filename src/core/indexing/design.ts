@@ -21,9 +21,11 @@
 
 import type { SchemaModel } from '../model/schema.js';
 import type { ServerInfo } from '../model/server-info.js';
-import type { AstNode } from '../sql/ast.js';
+import { isNode, type AstNode } from '../sql/ast.js';
 import { blockAccess, type BlockAccess } from './access.js';
+import { nestedBlocks, type NestedBlock } from './blocks.js';
 import { designTable } from './design-table.js';
+import { distinctIndexDdl } from './distinct-ddl.js';
 import type { DesignOptions, QueryIndexPlan, TableIndexPlan } from './design-types.js';
 import { joinOrder } from './join-order.js';
 import { designOrBranches } from './or-branches.js';
@@ -47,9 +49,55 @@ export function designQueryIndexes(
   options: DesignOptions = {},
 ): QueryIndexPlan | undefined {
   if (schema.source === 'none') return undefined;
+  const main = designBlock(ast, sql, schema, server, options);
+  if (options.blockOnly) return main;
+  let blocks: NestedBlock[] = [];
+  try {
+    blocks = nestedBlocks(ast);
+  } catch {
+    blocks = [];
+  }
+  if (blocks.length === 0) {
+    if (main) distinctIndexDdl(main, schema, server.database);
+    return main;
+  }
+  const plan: QueryIndexPlan = main ?? { tables: [], drivingTable: null, notes: [] };
+  if (isNode(ast._next))
+    plan.tables = plan.tables.map((table) => ({ ...table, scope: table.scope ?? 'UNION branch 1' }));
+  for (const block of blocks) {
+    const inner = designBlock(block.ast, sql, schema, server, {
+      ...options,
+      withoutOrBranches: true,
+      blockOnly: true,
+      ...(block.inColumn ? { inColumn: block.inColumn } : {}),
+    });
+    if (!inner) continue;
+    plan.tables.push(...inner.tables.map((table) => ({ ...table, scope: block.scope })));
+    plan.notes.push(...inner.notes.map((note) => `${block.scope}: ${note}`));
+  }
+  if (plan.tables.length === 0) return main;
+  distinctIndexDdl(plan, schema, server.database);
+  return plan;
+}
+
+/** One query block's design (its own tables only). */
+function designBlock(
+  ast: AstNode,
+  sql: string,
+  schema: SchemaModel,
+  server: ServerInfo,
+  options: DesignOptions,
+): QueryIndexPlan | undefined {
   let access: BlockAccess | undefined;
   try {
-    access = blockAccess(ast, sql, schema, server.database, server.flavor);
+    access = blockAccess(
+      ast,
+      sql,
+      schema,
+      server.database,
+      server.flavor,
+      options.inColumn ? [options.inColumn] : [],
+    );
   } catch {
     return undefined;
   }
@@ -72,7 +120,11 @@ export function designQueryIndexes(
   }
   if (!options.withoutOrBranches)
     designOrBranches(ast, sql, schema, server, access, plan, (branchSql, branchAst) =>
-      designQueryIndexes(branchAst, branchSql, schema, server, { ...options, withoutOrBranches: true }),
+      designQueryIndexes(branchAst, branchSql, schema, server, {
+        ...options,
+        withoutOrBranches: true,
+        blockOnly: true,
+      }),
     );
   return plan;
 }

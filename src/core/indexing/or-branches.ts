@@ -26,11 +26,10 @@ import type { ServerInfo } from '../model/server-info.js';
 import { columnName, columnRefs, containsAggregate, embeddedSelect, isNode, spanOf } from '../sql/ast.js';
 import type { AstNode, Span } from '../sql/ast.js';
 import { parseStatement } from '../sql/parse.js';
-import { quoteIdentifier, uniqueName } from '../advice/index-ddl.js';
+import { quoteIdentifier } from '../advice/index-ddl.js';
 import { conjunctsOf, type BlockAccess, type BlockTable } from './access.js';
 import { conditionTree, innerSpan, termSpan } from './conditions.js';
 import type { QueryIndexPlan, TableIndexPlan } from './design-types.js';
-import { partsSql } from './key-parts.js';
 
 const SEEK_ROLES = new Set(['equality', 'in', 'range', 'join']);
 /** Functions whose value changes between evaluations within one statement. */
@@ -118,7 +117,10 @@ export function designOrBranches(
       plan.notes = plan.notes.filter((note) => !note.startsWith('An OR across columns'));
       return;
     }
-    const entries = distinctBranchIndexes(designs, table, texts);
+    const entries = designs.map((design, k) => ({
+      ...design,
+      scope: `OR branch ${k + 1} of ${designs.length}: ${texts[k]}`,
+    }));
     plan.tables.splice(current, 1, ...entries);
     plan.notes = plan.notes.filter((note) => !note.startsWith('An OR across columns'));
     const names = entries.map((entry) => entry.indexName ?? entry.existingIndex).filter(Boolean);
@@ -206,58 +208,6 @@ function replaceSpan(sql: string, span: Span, text: string): string {
   const after = sql.slice(span.end);
   const gap = trailing === '' && /^\w/.test(after) ? ' ' : trailing;
   return `${sql.slice(0, span.start)}${text}${gap}${after}`;
-}
-
-/** Branch plans with one DDL per index: a repeated index is proposed once, two extensions of one index become one extension and a new index. */
-function distinctBranchIndexes(
-  designs: TableIndexPlan[],
-  table: BlockTable,
-  texts: string[],
-): TableIndexPlan[] {
-  const taken = table.info.indexes.map((index) => index.name);
-  const seen = new Map<string, number>();
-  const extended = new Set<string>();
-  return designs.map((design, k) => {
-    const scope = `OR branch ${k + 1} of ${designs.length}: ${texts[k]}`;
-    const entry: TableIndexPlan = { ...design, notes: [...design.notes], ddl: [...design.ddl], scope };
-    const key = partsSql(design.parts);
-    const earlier = seen.get(key);
-    if (entry.verdict !== 'served' && earlier !== undefined) {
-      entry.ddl = [];
-      entry.notes.push(`The index of OR branch ${earlier + 1} serves this branch too.`);
-      return entry;
-    }
-    if (
-      entry.verdict === 'extend' &&
-      entry.existingIndex &&
-      extended.has(entry.existingIndex.toLowerCase())
-    ) {
-      // An index extended by an earlier branch: this branch gets a new one instead.
-      entry.verdict = 'create';
-      entry.existingIndex = null;
-      entry.indexName = uniqueName(
-        `idx_${table.info.name}_${design.parts.map((part) => part.column ?? 'expr').join('_')}`,
-        taken,
-      );
-      entry.ddl = [
-        `ALTER TABLE ${quoteIdentifier(table.info.name)} ADD INDEX ${quoteIdentifier(entry.indexName)} (${key});`,
-      ];
-    } else if (
-      entry.verdict === 'create' &&
-      entry.indexName &&
-      taken.some((name) => name.toLowerCase() === entry.indexName!.toLowerCase())
-    ) {
-      const name = uniqueName(entry.indexName, taken);
-      entry.ddl = entry.ddl.map((text) =>
-        text.replace(quoteIdentifier(entry.indexName!), quoteIdentifier(name)),
-      );
-      entry.indexName = name;
-    }
-    if (entry.verdict === 'extend' && entry.existingIndex) extended.add(entry.existingIndex.toLowerCase());
-    if (entry.indexName) taken.push(entry.indexName);
-    seen.set(key, k);
-    return entry;
-  });
 }
 
 interface RewriteShape {

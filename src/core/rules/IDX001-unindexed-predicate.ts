@@ -39,10 +39,8 @@ export const rule = defineRule({
   detect(context) {
     if (context.schema.source === 'none') return;
     const reported = new Set<string>();
-    // The main query block gets one index per table, designed for the whole query (core/indexing).
-    const design = isNode(context.ast._next)
-      ? undefined
-      : designFor(context.ast, context.sql, context.schema, context.server);
+    // Every query block gets one index per table, designed for the whole block (core/indexing).
+    const design = designFor(context.ast, context.sql, context.schema, context.server);
     const designedTables = new Set<string>();
     for (const site of context.sites()) {
       if (site.clause !== 'where' && site.clause !== 'on') continue;
@@ -65,11 +63,9 @@ export const rule = defineRule({
       // if the designed index for the whole statement would seek further — that is statements[].indexPlan).
       if (leadingIndex(resolved.table, resolved.info.name)) continue;
       const tableKey = resolved.table.name.toLowerCase();
-      // The table's plans in the main block: one, or one per branch of an OR across its columns.
-      const plans =
-        site.scope.parent === null
-          ? (design?.tables.filter((candidate) => candidate.table.toLowerCase() === tableKey) ?? [])
-          : [];
+      // The table's plans in the statement: one per block that reads it (main, UNION branches,
+      // subqueries, derived tables), one per branch of an OR across its columns.
+      const plans = design?.tables.filter((candidate) => candidate.table.toLowerCase() === tableKey) ?? [];
       if (plans.some((plan) => plan.verdict !== 'none')) {
         // The designed index replaces the per-predicate one; reported once per table, and not at all
         // when existing indexes already serve the query.
