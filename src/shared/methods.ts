@@ -51,6 +51,7 @@ export const apiMethods = [
   'indexes.design',
   'indexes.prove',
   'query.run',
+  'query.cancel',
   'history.windows',
   'history.trends',
   'history.class',

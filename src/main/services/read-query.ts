@@ -164,6 +164,8 @@ function streamRows(
     const timer = setTimeout(() => stop('timeout'), timeoutMs + WATCHDOG_GRACE_MS);
     const onAbort = (): void => stop('cancel');
     signal?.addEventListener('abort', onAbort, { once: true });
+    // Cancelled while the connection was being set up: stop as soon as the statement is sent.
+    if (signal?.aborted) queueMicrotask(onAbort);
     let finished = false;
     const finish = (error: unknown): void => {
       if (finished) return;
