@@ -86,7 +86,7 @@ export class InputDecoder {
   private notUtf8(chunk: Uint8Array, atEnd = false): AdvisorError {
     const at = atEnd ? 0 : firstInvalidUtf8(chunk);
     const where = atEnd
-      ? `the last character, at offset ${this.offset}, is cut off`
+      ? `it ends inside a character, after ${this.offset} bytes`
       : `byte 0x${(chunk[at] ?? 0).toString(16).padStart(2, '0')} at offset ${this.offset + at} is not valid UTF-8`;
     return new AdvisorError('INVALID_INPUT', `${this.what} is not UTF-8 text (${where}).`, {
       hint: CONVERT_HINT,
