@@ -2,7 +2,10 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Fragment, memo, useCallback, useEffect, useRef, type KeyboardEvent } from 'react';
 import type { TopClass, TopSortKey } from '../../core/capture/index.js';
+import type { ClassTrend } from '../../core/history/index.js';
 import type { TopSort } from '../state/top-queries.js';
+import { count, exactCount, seconds } from './top-format.js';
+import { TrendCell } from './top-trends.js';
 
 /** The sortable columns; `lifetime` ones are since the digest was first seen in a live window. */
 const columns: { key: TopSortKey; label: string; title: string; lifetime?: boolean }[] = [
@@ -33,36 +36,7 @@ const ROW_HEIGHT = 26;
 function rowHeight(): number {
   return ROW_HEIGHT;
 }
-export function seconds(value: number | null | undefined): string {
-  if (value === null || value === undefined) return '—';
-  if (value >= 1) return `${value.toFixed(2)} s`;
-  if (value >= 0.001) return `${(value * 1000).toFixed(1)} ms`;
-  return `${Math.round(value * 1_000_000)} µs`;
-}
-
-// Number formatters made once: toLocaleString with options builds a new formatter on every call,
-// which was the largest cost of rendering rows while scrolling (profiled at 100k classes).
-const wholeNumber = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
-const twoDecimals = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
-
-/**
- * A count in the Top queries table: at most seven characters, so it fits its column at 1280×800 (a
- * server under sysbench load ran one class 1,567,400 times in a window, and the whole number was
- * cut). Millions and billions are shown with three significant digits; the cell's title has the
- * exact number ({@link exactCount}).
- */
-export function count(value: number | null): string {
-  if (value === null) return '—';
-  if (value >= 999_500_000) return `${(value / 1_000_000_000).toPrecision(3)}G`;
-  if (value >= 999_500) return `${(value / 1_000_000).toPrecision(3)}M`;
-  if (value >= 1000 || Math.round(value * 100) % 100 === 0) return wholeNumber.format(Math.round(value));
-  return twoDecimals.format(value);
-}
-
-/** The exact count, for the cell's title. */
-export function exactCount(value: number | null): string | undefined {
-  return value === null ? undefined : twoDecimals.format(value);
-}
+export { count, exactCount, seconds } from './top-format.js';
 
 /**
  * The virtualized class table: only the rows in view (plus a few) are in the DOM, between two
@@ -79,6 +53,7 @@ export const ClassTable = memo(function ClassTable({
   resetKey,
   totalSeconds,
   lifetime = false,
+  trends = null,
 }: {
   classes: TopClass[];
   empty: string;
@@ -92,7 +67,10 @@ export const ClassTable = memo(function ClassTable({
   totalSeconds: number;
   /** 95th and Max are since each digest was first seen (live digests). */
   lifetime?: boolean;
+  /** Each class's trend over the stored windows (null: the window is not in the history): a Trend column and markers. */
+  trends?: Map<string, ClassTrend> | null;
 }) {
+  const span = columns.length + 3 + (trends ? 1 : 0);
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: classes.length,
@@ -162,6 +140,16 @@ export const ClassTable = memo(function ClassTable({
                     {sort.key === key ? (sort.descending ? ' ▾' : ' ▴') : ''}
                   </button>
                 </th>
+                {key === 'count' && trends && (
+                  <th
+                    scope="col"
+                    className="top__col-trend"
+                    title="Executions and query time per stored window of this server and source, oldest first"
+                    data-testid="top-col-trend"
+                  >
+                    Trend
+                  </th>
+                )}
                 {key === 'totalSeconds' && (
                   <th
                     scope="col"
@@ -182,7 +170,7 @@ export const ClassTable = memo(function ClassTable({
         <tbody>
           {padTop > 0 && (
             <tr className="top__pad" aria-hidden="true">
-              <td colSpan={columns.length + 3} style={{ height: padTop }} />
+              <td colSpan={span} style={{ height: padTop }} />
             </tr>
           )}
           {items.map((item) => {
@@ -202,6 +190,11 @@ export const ClassTable = memo(function ClassTable({
                 <td data-testid="top-class-count" title={exactCount(entry.count)}>
                   {count(entry.count)}
                 </td>
+                {trends && (
+                  <td>
+                    <TrendCell trend={trends.get(entry.id)} />
+                  </td>
+                )}
                 <td>{seconds(entry.latency.avg)}</td>
                 <td>{seconds(entry.latency.p95)}</td>
                 <td>{seconds(entry.latency.max)}</td>
@@ -216,7 +209,7 @@ export const ClassTable = memo(function ClassTable({
           })}
           {padBottom > 0 && (
             <tr className="top__pad" aria-hidden="true">
-              <td colSpan={columns.length + 3} style={{ height: padBottom }} />
+              <td colSpan={span} style={{ height: padBottom }} />
             </tr>
           )}
         </tbody>

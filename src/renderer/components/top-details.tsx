@@ -1,4 +1,5 @@
 // The Top queries details: the selected class's latency chart, execution counters, statement and the Send buttons.
+import type { ReactNode } from 'react';
 import type { LatencyHistogram, TopClass, TopExecution } from '../../core/capture/index.js';
 import { placeholderOffsets } from '../placeholders.js';
 import { count } from './top-class-table.js';
@@ -49,6 +50,7 @@ export function TopDetails({
   onNormalized,
   connected,
   onSend,
+  history,
 }: {
   chosen: TopClass | undefined;
   /** The server's histogram of this class, when one was read for it. */
@@ -57,6 +59,8 @@ export function TopDetails({
   onNormalized(normalized: boolean): void;
   connected: boolean;
   onSend(sql: string, explain: boolean): void;
+  /** The class's stored windows (top-trends.tsx), when the shown window is in the history. */
+  history?: ReactNode;
 }) {
   const statement = chosenStatement(chosen, useNormalized);
   const placeholders = statement ? placeholderOffsets(statement).length : 0;
@@ -74,6 +78,7 @@ export function TopDetails({
             latency={chosen.latency}
           />
           <ExecutionLine execution={chosen.execution} />
+          {history}
           {chosen.example && chosen.normalized && (
             <label className="top__statement-choice">
               Statement

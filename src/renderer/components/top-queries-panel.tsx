@@ -40,6 +40,9 @@ import type { ChosenFile } from '../../shared/api/files.js';
 import { ClassTable } from './top-class-table.js';
 import { TopDetails } from './top-details.js';
 import { TimelineChart } from './top-charts.js';
+import { ClassHistory, HistoryNote } from './top-trends.js';
+import { HistorySettingsDialog } from './history-settings.js';
+import { useTopHistory } from '../state/top-history.js';
 
 export { windowRestartNote } from '../state/live-capture.js';
 
@@ -121,7 +124,11 @@ export function TopQueriesPanel({
   const { follow } = useJobEvents(listen);
   const capture = useLiveCapture(api, dispatch, linkUp);
   const stopped = useRef(new Set<string>());
-  const ctx: TopRunContext = { api, dispatch, follow, stopped: stopped.current };
+  const ctx: TopRunContext = { api, dispatch, follow, stopped: stopped.current, connectionId };
+  const history = useTopHistory(api, state.history, selected, dispatch);
+  // A trend needs an earlier window to compare with: the column shows from the second window on.
+  const trends =
+    state.history.trends && state.history.trends.windows.length > 1 ? state.history.trends.byClass : null;
 
   /** The file picked with "Choose file…" (an opaque reference; the path field shows its name). */
   const [chosenFile, setChosenFile] = useState<ChosenFile | null>(null);
@@ -325,6 +332,15 @@ export function TopQueriesPanel({
             · {job?.state}
           </span>
         )}
+        <button
+          type="button"
+          className="button button--small top__history-button"
+          onClick={() => dispatch({ type: 'history/settingsOpened' })}
+          title="What the capture history keeps, for how long, and which statement samples"
+          data-testid="top-history-settings"
+        >
+          History…
+        </button>
       </div>
       {state.restartNote && (
         <p className="top__notice" role="status" data-testid="top-restart-note">
@@ -419,6 +435,11 @@ export function TopQueriesPanel({
               </span>
             </div>
             {list.timeline && <TimelineChart timeline={list.timeline} highlight={highlight} />}
+            <HistoryNote
+              recorded={state.history.recorded}
+              windows={state.history.trends?.windows ?? null}
+              error={state.history.trendsError}
+            />
             <ClassTable
               classes={classes}
               empty={
@@ -437,6 +458,7 @@ export function TopQueriesPanel({
               resetKey={state.listKey}
               totalSeconds={listSeconds}
               lifetime={list.source.kind === 'performance_schema'}
+              trends={trends}
             />
           </div>
           <TopDetails
@@ -446,8 +468,18 @@ export function TopQueriesPanel({
             onNormalized={(normalized) => dispatch({ type: 'statement/normalized', normalized })}
             connected={connected}
             onSend={onSend}
+            history={<ClassHistory detail={state.history.detail} error={state.history.detailError} />}
           />
         </div>
+      )}
+      {state.history.settingsOpen && (
+        <HistorySettingsDialog
+          history={state.history}
+          onEdit={(patch) => dispatch({ type: 'history/settingsEdited', patch })}
+          onSave={(draft) => void history.save(draft)}
+          onClear={() => void history.clearAll()}
+          onClose={() => dispatch({ type: 'history/settingsClosed' })}
+        />
       )}
       {consent && (
         <ConfirmDialog

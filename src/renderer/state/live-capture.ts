@@ -7,6 +7,7 @@ import {
   type TopClassList,
 } from '../../core/capture/index.js';
 import type { AdvisorApi } from '../../shared/api.js';
+import type { HistoryRecordReply } from '../../shared/api/history.js';
 import { toShownError, type ShownError } from '../components/error-box.js';
 import {
   parseWindow,
@@ -80,12 +81,16 @@ export interface LiveCaptureOptions {
   onRestart(note: string): void;
   /** The window so far, after its first snapshot and after every poll. */
   onWindow?(view: LiveWindowView): void;
+  /** Read when the window ends: store it in the capture history (default false). */
+  record?(): boolean;
   /** Tests pass a fake clock and wait. */
   now?(): number;
   wait?(ms: number, signal: AbortSignal): Promise<void>;
 }
 
 export interface LiveCaptureResult extends LiveWindowView {
+  /** What the history stored of the window (null: not offered, or the end call failed). */
+  recorded: HistoryRecordReply | null;
   /** The delta's notes (digests lost, resets, truncated snapshots), as one note. */
   note: ShownError | null;
 }
@@ -184,12 +189,21 @@ export async function runLiveCapture(options: LiveCaptureOptions): Promise<LiveC
       options.onWindow?.(view);
       showProgress(false);
     }
-  } finally {
-    void api['capture.windowEnd']({ connectionId, windowId }).catch(() => undefined);
+  } catch (caught) {
+    void api['capture.windowEnd']({ connectionId, windowId, record: false }).catch(() => undefined);
+    throw caught;
   }
+  // The finished window goes to the history (not when the panel went away mid-window).
+  const record = options.record?.() ?? false;
+  const ended = await api['capture.windowEnd']({
+    connectionId,
+    windowId,
+    ...(record ? { record } : {}),
+  }).catch(() => null);
   const notes = previous?.delta.notes ?? [];
   return {
     ...view,
+    recorded: ended?.recorded ?? null,
     note: notes.length > 0 ? { code: 'NOTE', message: notes.map((note) => note.message).join(' ') } : null,
   };
 }
@@ -224,10 +238,17 @@ export function useLiveCapture(
   linkUp: boolean,
 ): { start(connectionId: string, windowText: string): Promise<void>; stop(): void } {
   const abort = useRef<AbortController | null>(null);
+  const unmounted = useRef(false);
   // The capture loop reads the link state between steps (a prop would be stale inside it).
   const linkUpRef = useRef(linkUp);
   linkUpRef.current = linkUp;
-  useEffect(() => () => abort.current?.abort(), []);
+  useEffect(() => {
+    unmounted.current = false;
+    return () => {
+      unmounted.current = true;
+      abort.current?.abort();
+    };
+  }, []);
   const start = useCallback(
     async (connectionId: string, windowText: string) => {
       const total = parseWindow(windowText);
@@ -248,7 +269,9 @@ export function useLiveCapture(
           onProgress: (live) => dispatch({ type: 'live/progress', live }),
           onRestart: (note) => dispatch({ type: 'restart/noted', note }),
           onWindow: (view) => dispatch({ type: 'live/window', ...view }),
+          record: () => !unmounted.current,
         });
+        if (result) dispatch({ type: 'history/recorded', recorded: result.recorded });
         if (result?.note) dispatch({ type: 'run/failed', error: result.note });
       } catch (caught) {
         dispatch({ type: 'run/failed', error: toShownError(caught) });

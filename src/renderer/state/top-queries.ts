@@ -17,6 +17,12 @@ import {
 import type { DigestResult } from '../../core/slowlog/digest.js';
 import type { JobProgressReply, JobStatusReply, SlowLogTableReply } from '../../shared/api/capture.js';
 import type { ShownError } from '../components/error-box.js';
+import {
+  initialTopHistory,
+  topHistoryReducer,
+  type TopHistoryAction,
+  type TopHistoryState,
+} from './top-history.js';
 
 export type TopSource = 'file' | 'digests' | 'table';
 
@@ -67,6 +73,8 @@ export interface TopQueriesState {
   /** The slow-log window's plan, shown for consent. */
   consent: { plan: SlowLogWindowPlan; seconds: number } | null;
   restartNote: string | null;
+  /** The shown window in the capture history: its recording, trends, the selected class's windows, settings. */
+  history: TopHistoryState;
 }
 
 export type TopQueriesAction =
@@ -91,7 +99,8 @@ export type TopQueriesAction =
   | { type: 'histogram/loaded'; id: string; value: LatencyHistogram | null }
   | { type: 'consent/asked'; plan: SlowLogWindowPlan; seconds: number }
   | { type: 'consent/closed' }
-  | { type: 'restart/noted'; note: string };
+  | { type: 'restart/noted'; note: string }
+  | TopHistoryAction;
 
 export const initialTopQueries: TopQueriesState = {
   source: 'file',
@@ -113,9 +122,15 @@ export const initialTopQueries: TopQueriesState = {
   histogram: null,
   consent: null,
   restartNote: null,
+  history: initialTopHistory,
 };
 
+function isHistoryAction(action: TopQueriesAction): action is TopHistoryAction {
+  return action.type.startsWith('history/');
+}
+
 export function topQueriesReducer(state: TopQueriesState, action: TopQueriesAction): TopQueriesState {
+  if (isHistoryAction(action)) return { ...state, history: topHistoryReducer(state.history, action) };
   switch (action.type) {
     case 'source/chosen':
       return { ...state, source: action.source, error: null };
@@ -148,6 +163,7 @@ export function topQueriesReducer(state: TopQueriesState, action: TopQueriesActi
         histogram: null,
         tableMore: null,
         restartNote: null,
+        history: topHistoryReducer(state.history, { type: 'history/reset' }),
       };
     case 'run/failed':
       return { ...state, error: action.error };

@@ -1,6 +1,7 @@
 // The Top queries panel's runs: digest a slow-log file, read mysql.slow_log, the consented slow-log window, cancel.
 import type { AdvisorApi } from '../../shared/api.js';
 import type { JobStatusReply, SlowLogTableReply } from '../../shared/api/capture.js';
+import type { HistoryRecordReply } from '../../shared/api/history.js';
 import { topClassesFromDigest } from '../../core/capture/index.js';
 import { toShownError, type ShownError } from '../components/error-box.js';
 import { productionField } from '../components/production-confirm.js';
@@ -13,6 +14,13 @@ export interface TopRunContext {
   follow(jobId: string, onStatus: (status: JobStatusReply) => void): Promise<JobStatusReply | null>;
   /** Jobs the user stopped (their list is labelled as ended early). */
   stopped: Set<string>;
+  /** The live connection, if any: a digested file is stored in the history under its profile. */
+  connectionId?: string | null;
+}
+
+/** What the history stored of a reply or a job's result (null: it was not offered). */
+function recordedOf(result: unknown): HistoryRecordReply | null {
+  return (result as { recorded?: HistoryRecordReply } | null | undefined)?.recorded ?? null;
 }
 
 const endedEarly = 'slow-log window (ended early)';
@@ -22,7 +30,10 @@ function showFinished(ctx: TopRunContext, status: JobStatusReply, label: string)
   const error = jobError(status);
   if (error) ctx.dispatch({ type: 'run/failed', error });
   const list = listFromJob(status, ctx.stopped.has(status.jobId) ? endedEarly : label);
-  if (list) ctx.dispatch({ type: 'list/shown', list });
+  if (list) {
+    ctx.dispatch({ type: 'list/shown', list });
+    ctx.dispatch({ type: 'history/recorded', recorded: recordedOf(status.result) });
+  }
 }
 
 /** Follow a job's events to its end: every status goes to the progress line, the last one to the table. */
@@ -51,7 +62,12 @@ export async function digestFile(ctx: TopRunContext, path: string, ref?: string)
   ctx.dispatch({ type: 'run/reset' });
   let jobId: string;
   try {
-    ({ jobId } = await ctx.api['digest.start']({ paths: [ref ?? trimmed], view: 'top' }));
+    ({ jobId } = await ctx.api['digest.start']({
+      paths: [ref ?? trimmed],
+      view: 'top',
+      record: true,
+      ...(ctx.connectionId ? { connectionId: ctx.connectionId } : {}),
+    }));
   } catch (caught) {
     ctx.dispatch({ type: 'run/failed', error: toShownError(caught) });
     return;
@@ -68,7 +84,11 @@ export async function readTable(
   if (!cursor) ctx.dispatch({ type: 'run/reset' });
   ctx.dispatch({ type: 'table/busy', busy: true });
   try {
-    const reply = await ctx.api['capture.slowLogTable']({ connectionId, ...(cursor ? { cursor } : {}) });
+    // The first read is a window of the history; "Read more rows" goes on with the same one.
+    const reply = await ctx.api['capture.slowLogTable']({
+      connectionId,
+      ...(cursor ? { cursor } : { record: true }),
+    });
     ctx.dispatch({
       type: 'list/shown',
       list: {
@@ -78,6 +98,7 @@ export async function readTable(
         timeline: reply.timeline,
       },
     });
+    if (!cursor) ctx.dispatch({ type: 'history/recorded', recorded: recordedOf(reply) });
     ctx.dispatch({ type: 'table/more', cursor: reply.complete ? null : reply.cursor });
     const why = reply.logging ? emptySlowLogNote(reply.logging) : null;
     if (why) ctx.dispatch({ type: 'run/failed', error: why });
