@@ -195,11 +195,8 @@ export async function runLiveCapture(options: LiveCaptureOptions): Promise<LiveC
   }
   // The finished window goes to the history (not when the panel went away mid-window).
   const record = options.record?.() ?? false;
-  const ended = await api['capture.windowEnd']({
-    connectionId,
-    windowId,
-    ...(record ? { record } : {}),
-  }).catch(() => null);
+  // Said either way: the service stores a polled window unless told `record: false`.
+  const ended = await api['capture.windowEnd']({ connectionId, windowId, record }).catch(() => null);
   const notes = previous?.delta.notes ?? [];
   return {
     ...view,

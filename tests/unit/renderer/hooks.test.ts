@@ -368,7 +368,10 @@ describe('useLiveCapture', () => {
     return fakeBridge({
       'capture.windowStart': () => ({ windowId: 'w-1', takenAt: at(0) }),
       'capture.windowPoll': () => windowSoFar(++polls),
-      'capture.windowEnd': () => ({ ended: true }),
+      'capture.windowEnd': () => ({
+        ended: true,
+        recorded: { windowId: 3, samples: 'full', classes: 1, omitted: 0, pruned: 0 },
+      }),
     });
   }
 
@@ -425,8 +428,15 @@ describe('useLiveCapture', () => {
     });
     act(() => result.current.stop());
     await act(() => running);
-    // Stop keeps the window so far as the table and lets the service forget the window.
+    // Stop keeps the window so far as the table; the service stores it in the history and forgets it.
     expect(bridge.calls.map((call) => call.method).at(-1)).toBe('capture.windowEnd');
+    expect(bridge.requests('capture.windowEnd')).toEqual([
+      { connectionId: 'c-1', windowId: 'w-1', record: true },
+    ]);
+    expect(actions.find((a) => a.type === 'history/recorded')).toEqual({
+      type: 'history/recorded',
+      recorded: { windowId: 3, samples: 'full', classes: 1, omitted: 0, pruned: 0 },
+    });
     expect(actions.some((a) => a.type === 'list/shown')).toBe(false);
     expect(actions.at(-1)).toEqual({ type: 'live/progress', live: null });
   });
@@ -464,6 +474,10 @@ describe('useLiveCapture', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(bridge.calls.length).toBe(asked);
     expect(bridge.requests('capture.windowPoll')).toHaveLength(0);
+    // A panel that went away mid-window does not store it in the history.
+    expect(bridge.requests('capture.windowEnd')).toEqual([
+      { connectionId: 'c-1', windowId: 'w-1', record: false },
+    ]);
   });
 
   it('while the link is down no snapshot is taken; it starts when the link is back', async () => {
