@@ -1,8 +1,8 @@
 // e2e on MySQL 8.0.33 and MariaDB 10.11 (issue 18, item 1): Cancel of a running Apply DDL and of a running
 // what-if. An open transaction holds the table, so the ALTER waits for the metadata lock; Cancel must stop it
 // (KILL QUERY of our own statement) well before the 5 s lock_wait_timeout would, and change nothing. Left
-// alone, the Apply gives up after the 5 s lock_wait_timeout and names the holding session and the online
-// alternatives.
+// alone, the Apply gives up after the lock wait set in its dialog (session lock_wait_timeout, default 5 s) and
+// names the holding session and the online alternatives.
 import { expect, test, type Page } from '@playwright/test';
 import mysql, { type RowDataPacket } from 'mysql2/promise';
 import { useScratchDatabase } from './helpers/database.js';
@@ -95,24 +95,33 @@ for (const server of e2eServers) {
       });
     });
 
-    test('Apply DDL behind an open transaction, left alone: gives up after the 5 s lock_wait_timeout, names the holder and the online alternatives', async ({
+    test('Apply DDL behind an open transaction, left alone: gives up after the lock wait set in the dialog, names the holder and the online alternatives', async ({
       page,
     }) => {
       const suggestion = (await analyzed(page, false)).filter({ has: page.getByTestId('apply-ddl') }).first();
       await withHolder(async (admin, holderThread) => {
         await suggestion.getByTestId('apply-ddl').click();
-        await page.getByTestId('apply-ddl-confirm').getByTestId('confirm-ok').click();
+        const confirm = page.getByTestId('apply-ddl-confirm');
+        // The session lock_wait_timeout is the dialog's field (default 5 s); out of range, Apply is disabled.
+        const lockWait = confirm.getByTestId('apply-lock-wait');
+        await expect(lockWait).toHaveValue('5');
+        await lockWait.fill('0');
+        await expect(confirm.getByTestId('confirm-ok')).toBeDisabled();
+        await expect(confirm.getByTestId('apply-lock-wait-problem')).toBeVisible();
+        await lockWait.fill('2');
+        await confirm.getByTestId('confirm-ok').click();
         const started = Date.now();
         await alterWaits(admin);
         const error = suggestion.getByTestId('ddl-error');
-        await expect(error).toContainText('gave up after waiting 5 s for the metadata lock', {
+        await expect(error).toContainText('gave up after waiting 2 s for the metadata lock', {
           timeout: 15_000,
         });
         const waited = Date.now() - started;
-        expect(waited).toBeGreaterThan(4000);
-        expect(waited).toBeLessThan(12_000);
+        expect(waited).toBeGreaterThan(1000);
+        expect(waited).toBeLessThan(8000);
         await expect(error).toContainText(`session ${holderThread}`);
         await expect(error).toContainText('pt-online-schema-change or gh-ost');
+        await expect(error).toContainText('set in the Apply dialog');
         expect(await indexes(admin)).toEqual(['PRIMARY']);
         if (server.flavor === 'mariadb') {
           await suggestion.scrollIntoViewIfNeeded();

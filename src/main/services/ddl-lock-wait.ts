@@ -155,7 +155,7 @@ export function lockTimeoutError(
     'TIMEOUT',
     `${options.action} gave up after waiting ${options.seconds} s for the metadata lock on ${options.table} (lock_wait_timeout), so later queries on the table were not queued behind it. ${named}`,
     {
-      hint: `Let the holding transaction commit or roll back (or kill it from the Locks view), then retry; or change the table online without a long metadata lock: export the change as a pt-online-schema-change or gh-ost script. The wait limit is configurable (lockWaitTimeoutSeconds, default ${DEFAULT_DDL_LOCK_WAIT_SECONDS} s).`,
+      hint: `Let the holding transaction commit or roll back (or kill it from the Locks view), then retry; or change the table online without a long metadata lock: export the change as a pt-online-schema-change or gh-ost script. The wait limit is set in the Apply dialog (default ${DEFAULT_DDL_LOCK_WAIT_SECONDS} s; API: lockWaitTimeoutSeconds).`,
       ...(driver?.errno && driver.sqlState ? { serverCode: driver.errno, sqlState: driver.sqlState } : {}),
     },
     { cause: error },

@@ -12,6 +12,10 @@ export type DdlOutcome =
   | { state: 'done'; applied: AppliedStatement[] }
   | { state: 'failed'; error: ShownError };
 
+/** The Apply dialog's lock wait (session lock_wait_timeout), seconds: the server-side default and bound. */
+const DEFAULT_LOCK_WAIT_SECONDS = 5;
+const MAX_LOCK_WAIT_SECONDS = 600;
+
 /** An id for a run of Apply DDL or what-if, so Cancel (ddl.cancel) can name it. */
 export function newRunId(): string {
   const bytes = new Uint8Array(12);
@@ -52,9 +56,16 @@ export function ApplyDdlDialog({
   onOutcome(outcome: DdlOutcome): void;
   onClose(): void;
 }) {
+  const [waitText, setWaitText] = useState(String(DEFAULT_LOCK_WAIT_SECONDS));
+  const wait = Number(waitText);
+  const waitValid =
+    waitText.trim() !== '' && Number.isInteger(wait) && wait >= 1 && wait <= MAX_LOCK_WAIT_SECONDS;
   return (
     <ConfirmDialog
       testId="apply-ddl-confirm"
+      blocked={
+        waitValid ? null : `The lock wait: a whole number of seconds from 1 to ${MAX_LOCK_WAIT_SECONDS}.`
+      }
       title={statements.length === 1 ? 'Apply this DDL?' : `Apply these ${statements.length} statements?`}
       danger
       production={production}
@@ -72,6 +83,26 @@ export function ApplyDdlDialog({
             on a large table takes time and load; for big tables, prefer the Export panel’s
             pt-online-schema-change or gh-ost variants.
           </p>
+          <label className="dialog__field">
+            Give up waiting for the table’s metadata lock after{' '}
+            <input
+              type="number"
+              min={1}
+              max={MAX_LOCK_WAIT_SECONDS}
+              step={1}
+              value={waitText}
+              onChange={(event) => setWaitText(event.target.value)}
+              aria-invalid={!waitValid}
+              title="Session lock_wait_timeout for the DDL: behind an open transaction, every later query on the table queues behind a waiting ALTER, so keep it short"
+              data-testid="apply-lock-wait"
+            />{' '}
+            s
+          </label>
+          {!waitValid && (
+            <p className="export__warning" role="alert" data-testid="apply-lock-wait-problem">
+              A whole number of seconds from 1 to {MAX_LOCK_WAIT_SECONDS}.
+            </p>
+          )}
         </>
       }
       onClose={onClose}
@@ -85,6 +116,7 @@ export function ApplyDdlDialog({
           statements,
           consent: true,
           runId,
+          lockWaitTimeoutSeconds: wait,
           ...productionField(production, typed ?? ''),
         })
           .then(

@@ -58,9 +58,12 @@ export function ConfirmDialog({
   onConfirm,
   onClose,
   testId,
+  blocked = null,
 }: {
   title: string;
   message: ReactNode;
+  /** Why the confirm button is disabled (an invalid field in `message`); null when it is not. */
+  blocked?: string | null;
   sql?: string;
   confirmLabel: string;
   danger?: boolean;
@@ -88,7 +91,8 @@ export function ConfirmDialog({
           <button
             type="button"
             className={`button ${danger ? 'button--danger' : 'button--primary'}`}
-            disabled={!ready}
+            disabled={!ready || blocked !== null}
+            title={blocked ?? undefined}
             onClick={() => onConfirm(production === null ? undefined : typed)}
             data-testid="confirm-ok"
           >
