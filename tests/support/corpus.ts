@@ -71,11 +71,29 @@ export async function serverAccepts(connection: Connection, sql: string): Promis
 
 /** Our verdict: true when analyze() reports a syntax error for the statement. */
 export function weSaySyntaxError(sql: string, flavor: 'mysql' | 'mariadb'): boolean {
+  return ourVerdict(sql, flavor).syntaxError;
+}
+
+/**
+ * What analyze() made of the statement: a syntax error, or analysed with or without PRS001 ("not
+ * fully analysed"); `setAside` when PRS001 says the statement was checked without a construct.
+ */
+export function ourVerdict(
+  sql: string,
+  flavor: 'mysql' | 'mariadb',
+): { syntaxError: boolean; notFullyAnalysed: boolean; setAside: boolean } {
   const server = offlineServerInfo(flavor, flavor === 'mariadb' ? '10.11.0' : '8.0.33');
   // A stored program body holds `;`: submitted as one statement only under DELIMITER, as a client would.
   const text = splitStatements(sql).length > 1 ? `DELIMITER $$\n${sql}$$\nDELIMITER ;` : sql;
   const report = analyze(text, { server, source: 'default' });
-  return report.errors.some((error) => error.code === undefined);
+  const partial = report.statements
+    .flatMap((statement) => statement.findings)
+    .filter((finding) => finding.rule === 'PRS001');
+  return {
+    syntaxError: report.errors.some((error) => error.code === undefined),
+    notFullyAnalysed: partial.length > 0,
+    setAside: partial.some((finding) => finding.message.includes('checked without')),
+  };
 }
 
 const normalised = (sql: string) => sql.replace(/\s+/g, ' ').toLowerCase();

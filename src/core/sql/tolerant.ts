@@ -1,4 +1,4 @@
-// Tolerant re-parse: recognise syntax node-sql-parser rejects (GROUP BY … ASC/DESC, UPDATE/DELETE IGNORE, ALTER COLUMN … DEFAULT, locking clauses) with a token scan, blank it out, parse the rest.
+// Tolerant re-parse: recognise syntax node-sql-parser rejects (GROUP BY … ASC/DESC, UPDATE/DELETE IGNORE, INSERT/REPLACE priority modifiers, index hints, ALTER COLUMN … DEFAULT, locking clauses) with a token scan, blank it out, parse the rest.
 /*
  * Design note.
  * - Runs only after the parser has rejected a statement (parse.ts), so it costs nothing on valid SQL.
@@ -12,7 +12,11 @@
  *   a position in the original text too. Nothing is inserted or reordered.
  * - What is blanked (the facts let the rules report what the parser never saw):
  *   - `GROUP BY a DESC, b ASC`: the ASC/DESC after a GROUP BY item (removed in MySQL 8.0.13).
- *   - `UPDATE [LOW_PRIORITY] [IGNORE]`, `DELETE [LOW_PRIORITY] [QUICK] [IGNORE]`: the modifiers.
+ *   - `UPDATE [LOW_PRIORITY] [IGNORE]`, `DELETE [LOW_PRIORITY] [QUICK] [IGNORE]`: the modifiers; and
+ *     `INSERT {LOW_PRIORITY | DELAYED | HIGH_PRIORITY}`, `REPLACE {LOW_PRIORITY | DELAYED}` (scheduling
+ *     only: what the statement writes is the same).
+ *   - Index hints `{USE | FORCE | IGNORE} {INDEX | KEY} [FOR …] (names)` after a table (the grammar reads
+ *     none): they steer the optimizer, not what the query reads or writes; kept as `indexHints` facts.
  *   - `ALTER TABLE … ALTER [COLUMN] c {SET DEFAULT v | DROP DEFAULT}`: the clause and one comma; when no
  *     clause is left the statement is `{type: 'alter', table, expr: []}` built here (the parser rejects
  *     an ALTER TABLE without clauses).
@@ -68,6 +72,16 @@ export interface ToleratedFacts {
   modifiers: Mark[];
   columnDefaults: ColumnDefaultFact[];
   lockingReads: LockingReadFact[];
+  /** Index hints after a table (`USE INDEX (i)`, `FORCE KEY FOR JOIN (a, b)`, `IGNORE INDEX (i)`). */
+  indexHints: IndexHintFact[];
+}
+
+/** An index hint: `{USE | FORCE | IGNORE} {INDEX | KEY} [FOR {JOIN | ORDER BY | GROUP BY}] (names)`. */
+export interface IndexHintFact extends Mark {
+  hint: 'USE' | 'FORCE' | 'IGNORE';
+  scope: 'JOIN' | 'ORDER BY' | 'GROUP BY' | null;
+  /** Index names, unquoted (`PRIMARY` for the primary key); empty for `USE INDEX ()`. */
+  indexes: string[];
 }
 
 /** Options of {@link scanStatement} / {@link parseTolerantly}. */
@@ -212,7 +226,11 @@ function modifiers(tokens: readonly Token[]): { ignore: Mark | null; others: Mar
       ? new Set(['LOW_PRIORITY', 'IGNORE'])
       : head === 'DELETE'
         ? new Set(['LOW_PRIORITY', 'QUICK', 'IGNORE'])
-        : new Set<string>();
+        : head === 'INSERT'
+          ? new Set(['LOW_PRIORITY', 'DELAYED', 'HIGH_PRIORITY'])
+          : head === 'REPLACE'
+            ? new Set(['LOW_PRIORITY', 'DELAYED'])
+            : new Set<string>();
   let ignore: Mark | null = null;
   const others: Mark[] = [];
   for (let at = 1; at < tokens.length && allowed.has(upper(tokens[at])); at++) {
@@ -293,6 +311,42 @@ function lockingReads(tokens: readonly Token[]): { fact: LockingReadFact; blank:
           ? [{ text: '', start: ofStart, end: ofEnd }]
           : [];
     found.push({ fact, blank });
+  });
+  return found;
+}
+
+/** Index hints after table names; each hint is blanked whole (its names are facts). */
+function indexHints(tokens: readonly Token[]): IndexHintFact[] {
+  const found: IndexHintFact[] = [];
+  tokens.forEach((token, index) => {
+    const hint = upper(token);
+    if (hint !== 'USE' && hint !== 'FORCE' && hint !== 'IGNORE') return;
+    if (!['INDEX', 'KEY'].includes(upper(tokens[index + 1]))) return;
+    // After a table (its name, alias or quoted name) or another hint, never at the statement's start.
+    const previous = tokens[index - 1];
+    if (!previous || (previous.kind !== 'word' && previous.kind !== 'identifier' && !isSymbol(previous, ')')))
+      return;
+    let at = index + 2;
+    let scope: IndexHintFact['scope'] = null;
+    if (upper(tokens[at]) === 'FOR') {
+      const what = upper(tokens[at + 1]);
+      if (what === 'JOIN') [scope, at] = ['JOIN', at + 2];
+      else if ((what === 'ORDER' || what === 'GROUP') && upper(tokens[at + 2]) === 'BY')
+        [scope, at] = [what === 'ORDER' ? 'ORDER BY' : 'GROUP BY', at + 3];
+      else return;
+    }
+    if (!isSymbol(tokens[at], '(')) return;
+    const depth = (tokens[at] as Token).depth;
+    const indexes: string[] = [];
+    for (at++; at < tokens.length; at++) {
+      const current = tokens[at] as Token;
+      if (isSymbol(current, ')') && current.depth === depth) {
+        found.push({ text: '', start: token.start, end: current.end, hint, scope, indexes });
+        return;
+      }
+      if (current.kind === 'word' || current.kind === 'identifier') indexes.push(identifierName(current));
+      else if (!isSymbol(current, ',')) return;
+    }
   });
   return found;
 }
@@ -414,7 +468,8 @@ export function scanStatement(sql: string, options: TolerantOptions = {}): ScanR
   const { ignore, others } = modifiers(tokens);
   const locks = lockingReads(tokens);
   const alter = alterColumnDefaults(tokens, sql);
-  const spans: Mark[] = [...order, ...others, ...(ignore ? [ignore] : []), ...(alter?.blank ?? [])];
+  const hints = indexHints(tokens).map((hint) => ({ ...hint, text: sql.slice(hint.start, hint.end) }));
+  const spans: Mark[] = [...order, ...others, ...(ignore ? [ignore] : []), ...(alter?.blank ?? []), ...hints];
   if (options.lockingReads) spans.push(...locks.flatMap((lock) => lock.blank));
   const facts: ToleratedFacts = {
     groupByOrder: order,
@@ -422,6 +477,7 @@ export function scanStatement(sql: string, options: TolerantOptions = {}): ScanR
     modifiers: others,
     columnDefaults: alter?.defaults ?? [],
     lockingReads: locks.map(({ fact }) => ({ ...fact, text: sql.slice(fact.start, fact.end) })),
+    indexHints: hints,
   };
   return {
     facts,

@@ -18,10 +18,20 @@ function marked(sql: string): Record<string, string[]> {
     lockingReads: facts.lockingReads.map(
       (fact) => `${fact.strength}[${fact.of.join(',')}]${fact.option ?? ''}@${at(fact)}`,
     ),
+    indexHints: facts.indexHints.map(
+      (fact) => `${fact.hint}${fact.scope ? ` ${fact.scope}` : ''}[${fact.indexes.join(',')}]@${at(fact)}`,
+    ),
   };
 }
 
-const none = { groupByOrder: [], ignore: [], modifiers: [], columnDefaults: [], lockingReads: [] };
+const none = {
+  groupByOrder: [],
+  ignore: [],
+  modifiers: [],
+  columnDefaults: [],
+  lockingReads: [],
+  indexHints: [],
+};
 
 describe('tolerant scan', () => {
   it.each([
@@ -44,6 +54,28 @@ describe('tolerant scan', () => {
       { ignore: ['IGNORE'], modifiers: ['LOW_PRIORITY', 'QUICK'] },
     ],
     ['INSERT IGNORE is left to the parser', 'INSERT IGNORE INTO t VALUES (1)', {}],
+    [
+      'INSERT/REPLACE priority modifiers',
+      'INSERT HIGH_PRIORITY IGNORE INTO t VALUES (1)',
+      { modifiers: ['HIGH_PRIORITY'] },
+    ],
+    ['REPLACE DELAYED', 'REPLACE DELAYED t VALUES (1)', { modifiers: ['DELAYED'] }],
+    [
+      'index hints (percona-toolkit nibble queries, the MySQL manual)',
+      'SELECT * FROM `db`.`t` FORCE INDEX(`PRIMARY`) JOIN t2 AS b USE KEY FOR ORDER BY (i1, i2) IGNORE INDEX () ON 1',
+      {
+        indexHints: [
+          'FORCE[PRIMARY]@FORCE INDEX(`PRIMARY`)',
+          'USE ORDER BY[i1,i2]@USE KEY FOR ORDER BY (i1, i2)',
+          'IGNORE[]@IGNORE INDEX ()',
+        ],
+      },
+    ],
+    [
+      'IGNORE of UPDATE is not a hint',
+      'UPDATE IGNORE t USE INDEX (i) SET a = 1',
+      { ignore: ['IGNORE'], indexHints: ['USE[i]@USE INDEX (i)'] },
+    ],
     [
       'ALTER COLUMN SET/DROP DEFAULT',
       "ALTER TABLE db.t ADD c int, ALTER COLUMN d SET DEFAULT 'it''s', ALTER `e` DROP DEFAULT",
@@ -107,4 +139,23 @@ describe('parseStatement with the tolerant hook', () => {
       expect.objectContaining({ text: 'FOR SHARE', strength: 'share', of: [], option: null, start: 16 }),
     ]);
   });
+});
+
+describe('index hints are read around, not lost', () => {
+  it.each(['mysql', 'mariadb'] as const)(
+    '%s: the query parses with its tables, conditions and positions',
+    (flavor) => {
+      const sql =
+        'SELECT * FROM t1 AS a FORCE INDEX (i1)\n  JOIN t2 USE INDEX FOR JOIN (i2) ON a.x = t2.x\nWHERE a.y = 1';
+      const parsed = parseStatement(sql, flavor);
+      if (!parsed.ok) throw new Error(parsed.message);
+      expect((parsed.ast.from as { table: string }[]).map((entry) => entry.table)).toEqual(['t1', 't2']);
+      expect(parsed.tolerated?.indexHints.map((hint) => [hint.hint, hint.scope, hint.indexes])).toEqual([
+        ['FORCE', null, ['i1']],
+        ['USE', 'JOIN', ['i2']],
+      ]);
+      const where = spanOf(parsed.ast.where);
+      expect(where && sql.slice(where.start, where.end).trim()).toBe('a.y = 1');
+    },
+  );
 });
