@@ -197,7 +197,8 @@ export async function runLiveCapture(options: LiveCaptureOptions): Promise<LiveC
   const record = options.record?.() ?? false;
   // Said either way: the service stores a polled window unless told `record: false`.
   const ended = await api['capture.windowEnd']({ connectionId, windowId, record }).catch(() => null);
-  const notes = previous?.delta.notes ?? [];
+  // A restart was said already (onRestart, with when and the Uptime values): not twice.
+  const notes = (previous?.delta.notes ?? []).filter((note) => note.code !== 'server-restarted');
   return {
     ...view,
     recorded: ended?.recorded ?? null,
