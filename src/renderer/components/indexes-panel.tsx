@@ -16,6 +16,9 @@ import { openVerify, verifyBlocked } from '../state/suggestions.js';
 import { activeAnalysis, type WorkbenchState } from '../state/workbench.js';
 import { ErrorBox } from './error-box.js';
 import { RedundantIndexes, UnusedIndexes } from './index-hygiene.js';
+import { ProofResult, ProveIndexSet } from './index-proof.js';
+import { indexProofStore } from '../state/index-proof.js';
+import type { IndexProof } from '../../core/explain/what-if-set.js';
 import { WhatIfResult } from './what-if-dialog.js';
 
 const roleLabel: Record<DesignedPart['role'], string> = {
@@ -86,7 +89,7 @@ export function IndexesPanel({ wb, state }: { wb: Workbench; state: WorkbenchSta
           ))
         )}
       </section>
-      <IndexSetView wb={wb} set={set} />
+      <IndexSetView wb={wb} state={state} set={set} />
     </div>
   );
 }
@@ -185,7 +188,7 @@ function StatementPlan({
   );
 }
 
-function IndexSetView({ wb, set }: { wb: Workbench; set: IndexSetState }) {
+function IndexSetView({ wb, state, set }: { wb: Workbench; state: WorkbenchState; set: IndexSetState }) {
   return (
     <section className="indexes__set" aria-label="Index set" data-testid="index-set">
       <div className="indexes__set-head">
@@ -193,7 +196,11 @@ function IndexSetView({ wb, set }: { wb: Workbench; set: IndexSetState }) {
         <button
           type="button"
           className="button button--small"
-          onClick={() => void designIndexSet(wb)}
+          onClick={() => {
+            // A new design may number the statements differently: its indexes are proven again.
+            indexProofStore(wb).dispatch({ type: 'proof/reset' });
+            void designIndexSet(wb);
+          }}
           disabled={set.status === 'running'}
           title="One index set for every statement in the editor (a '-- weight: N' comment before a statement weighs it)"
           data-testid="index-set-design"
@@ -208,7 +215,7 @@ function IndexSetView({ wb, set }: { wb: Workbench; set: IndexSetState }) {
       {set.error && <ErrorBox error={set.error} testId="index-set-error" />}
       {set.actionError && <ErrorBox error={set.actionError} testId="index-set-action-error" />}
       {set.plan ? (
-        <IndexSetResult wb={wb} plan={set.plan} set={set} />
+        <IndexSetResult wb={wb} state={state} plan={set.plan} set={set} />
       ) : (
         !set.error && (
           <p className="indexes__empty">
@@ -221,17 +228,41 @@ function IndexSetView({ wb, set }: { wb: Workbench; set: IndexSetState }) {
   );
 }
 
-function IndexSetResult({ wb, plan, set }: { wb: Workbench; plan: WorkloadPlan; set: IndexSetState }) {
+function IndexSetResult({
+  wb,
+  state,
+  plan,
+  set,
+}: {
+  wb: Workbench;
+  state: WorkbenchState;
+  plan: WorkloadPlan;
+  set: IndexSetState;
+}) {
   const bars = benefitBars(plan);
+  const proof = useStore(indexProofStore(wb));
+  const rejectedNames = new Set(
+    Object.values(proof.proofs)
+      .filter((entry) => entry.status === 'rejected')
+      .map((entry) => `${entry.table}.${entry.name}`.toLowerCase()),
+  );
   return (
     <>
       <p className="indexes__summary" data-testid="index-set-summary">
         {plan.indexes.length} index{plan.indexes.length === 1 ? '' : 'es'} for {plan.queries.length} statement
         {plan.queries.length === 1 ? '' : 's'}
       </p>
+      <ProveIndexSet wb={wb} state={state} plan={plan} />
       <ul className="index-set" aria-label="Indexes by estimated time saved">
         {plan.indexes.map((index, n) => (
-          <IndexRow key={indexKey(index)} wb={wb} index={index} bar={bars.indexes[n] ?? 0} set={set} />
+          <IndexRow
+            key={indexKey(index)}
+            wb={wb}
+            index={index}
+            bar={bars.indexes[n] ?? 0}
+            set={set}
+            proof={proof.proofs[indexKey(index)]}
+          />
         ))}
       </ul>
       <h4 className="indexes__subtitle">Per statement</h4>
@@ -252,7 +283,7 @@ function IndexSetResult({ wb, plan, set }: { wb: Workbench; plan: WorkloadPlan; 
                   : query.tables
                       .map(
                         (table) =>
-                          `${table.table}: ${table.uses ?? 'no index'}${table.via === 'existing' ? ' (existing)' : ''}`,
+                          `${table.table}: ${table.uses ?? 'no index'}${table.via === 'existing' ? ' (existing)' : ''}${rejectedNames.has(`${table.table}.${table.uses ?? ''}`.toLowerCase()) ? ' (rejected by the optimizer)' : ''}`,
                       )
                       .join('; ')}
             </span>
@@ -275,16 +306,21 @@ function IndexRow({
   index,
   bar,
   set,
+  proof,
 }: {
   wb: Workbench;
   index: WorkloadIndex;
   bar: number;
   set: IndexSetState;
+  /** The server's verdict, once proven. */
+  proof: IndexProof | undefined;
 }) {
+  const refused = proof?.status === 'rejected' ? proof.reason : null;
   const decision = set.decisions[indexKey(index)];
   return (
     <li
-      className={`index-set__index${decision ? ` is-${decision.kind}` : ''}${index.rejected ? ' is-refused' : ''}`}
+      className={`index-set__index${decision ? ` is-${decision.kind}` : ''}${index.rejected || refused ? ' is-refused' : ''}`}
+      data-proof={proof?.status ?? 'unproven'}
       data-testid="index-set-index"
       data-decision={decision?.kind ?? 'open'}
     >
@@ -311,7 +347,8 @@ function IndexRow({
           <button
             type="button"
             className="button button--small"
-            disabled={decision?.kind === 'accepted'}
+            disabled={decision?.kind === 'accepted' || refused !== null}
+            title={refused ?? 'Into the workspace, so the Export panel includes its DDL'}
             onClick={() => void acceptIndex(wb, index)}
             data-testid="index-set-accept"
           >
@@ -331,6 +368,7 @@ function IndexRow({
       <KeyParts parts={index.parts} />
       <pre className="index-plan__ddl">{index.ddl.join('\n')}</pre>
       {index.rejected && <p className="index-plan__blocked">{index.rejected}</p>}
+      {proof && <ProofResult proof={proof} />}
     </li>
   );
 }

@@ -192,7 +192,7 @@ const stepLabel: Record<WhatIfStep['kind'], string> = {
   write: 'write',
 };
 
-function WhatIfSteps({ steps }: { steps: readonly WhatIfStep[] }) {
+export function WhatIfSteps({ steps }: { steps: readonly WhatIfStep[] }) {
   return (
     <ol className="what-if__steps" data-testid="what-if-steps">
       {steps.map((step, index) => (
