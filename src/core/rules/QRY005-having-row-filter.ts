@@ -13,9 +13,12 @@
  *   change which rows are aggregated).
  * - A condition that does not respect the column's collation (BINARY, LENGTH() under PAD SPACE) can
  *   tell apart rows that GROUP BY put together: the note says so; no rewrite is offered as equivalent.
+ * - The suggestion (advice/having-to-where.ts) moves every row filter of the block into WHERE, aliases
+ *   replaced by their columns; equivalent for plain comparisons with constants.
  */
 
 import { columnName, columnRefs, containsAggregate, functionName, isNode, type AstNode } from '../sql/ast.js';
+import { havingToWhere } from '../advice/having-to-where.js';
 import { defineRule } from './engine.js';
 import { andConjuncts, groupByItems, hasRollup, selectBlocks, spanNear } from './utils/statement.js';
 
@@ -63,6 +66,7 @@ export const rule = defineRule({
         'SELECT customer_id, COUNT(*) FROM orders WHERE customer_id <> 1660 AND customer_id <> 2 GROUP BY customer_id',
       notes: [
         'Only conditions without aggregates on grouped columns are reported; HAVING COUNT(*) > 1 is what HAVING is for.',
+        'The suggested rewrite moves every such condition of the query block into WHERE (after the existing WHERE, aliases replaced by their columns) and keeps the aggregate conditions in HAVING. It is marked equivalent when each moved condition is a comparison of grouped columns with constants (=, <>, <, >, IN, BETWEEN, IS NULL, and AND/OR/NOT of those); LIKE, BINARY and functions are offered as not equivalent.',
         'In WHERE, write the column, not its select-list alias (WHERE cannot see aliases).',
         'Not reported WITH ROLLUP: the super-aggregate rows carry NULL in the grouped columns, which a condition in HAVING sees and one in WHERE does not.',
         'A condition that ignores the column’s collation (BINARY s = …, LENGTH(s) with trailing spaces) can separate rows that GROUP BY put in one group: check such a condition before moving it.',
@@ -100,6 +104,7 @@ export const rule = defineRule({
             group.column === column.toLowerCase() &&
             (!group.table || !table || group.table === table.toLowerCase()),
         );
+      const found: { conjunct: AstNode; names: string[] }[] = [];
       for (const conjunct of andConjuncts(block.having)) {
         if (containsAggregate(conjunct) || impure(conjunct)) continue;
         const refs = columnRefs(conjunct);
@@ -121,7 +126,22 @@ export const rule = defineRule({
           names.push(ref.column);
           return isGrouped(ref.table, ref.column);
         });
-        if (!movable) continue;
+        if (movable) found.push({ conjunct, names });
+      }
+      if (found.length === 0) continue;
+      // One rewrite moves every row filter of the block; each finding offers it.
+      const aliases = new Map<string, AstNode>();
+      for (const item of items)
+        if (typeof item.as === 'string' && plainColumn(item.expr))
+          aliases.set(item.as.toLowerCase(), item.expr as AstNode);
+      const rewrite = havingToWhere({
+        ast: context.ast,
+        block,
+        conjuncts: found.map((entry) => entry.conjunct),
+        aliases,
+        flavor: context.flavor,
+      });
+      for (const { conjunct, names } of found) {
         const text = context.textOf(conjunct);
         context.report({
           messageId: 'rowFilter',
@@ -130,6 +150,7 @@ export const rule = defineRule({
           table: null,
           columns: [...new Set(names)],
           expression: text,
+          suggestions: rewrite ? [rewrite] : [],
         });
       }
     }
