@@ -77,7 +77,24 @@ export function designTable(
     return plan;
   }
   const functional = server.capabilities.functionalIndexes;
-  const predicates = (access.predicates.get(index) ?? []).filter((predicate) => {
+  // MySQL substitutes an expression by an indexed generated column with the same expression (compared in
+  // the server's stored form): the column is the key part then, and an index on it already serves.
+  const substituted = (access.predicates.get(index) ?? []).map((predicate) => {
+    if (!predicate.expression) return predicate;
+    const key = canonical(predicate.expression);
+    const generated = info.columns.find(
+      (column) => column.generated && canonical(column.generated.expression) === key,
+    );
+    if (!generated) return predicate;
+    if (server.flavor === 'mariadb') {
+      notes.push(
+        `${generated.name} is a generated column for ${predicate.expression}, but MariaDB does not substitute the expression by it: write the condition on ${generated.name} to use its index.`,
+      );
+      return predicate;
+    }
+    return { ...predicate, column: generated.name, expression: undefined };
+  });
+  const predicates = substituted.filter((predicate) => {
     if (!predicate.expression) return true;
     if (!functional) {
       notes.push(

@@ -2,8 +2,7 @@
 // choosing the range column, the server's key limits, and the key part list as DDL.
 //
 // Design note: a column part matches an existing index part by name and prefix length; an expression part
-// by its text without backquotes and spaces, case-insensitive (the server stores its own spelling, so this
-// is a best effort). An existing index serves a design when its first parts are the design's equality/IN
+// by its canonical form (expression-key.ts: the server's stored spelling and ours give the same key). An existing index serves a design when its first parts are the design's equality/IN
 // columns in any order and the rest follow in order. Limits: TEXT/BLOB get a prefix (and end the key),
 // at most 16 parts, at most 3072 key bytes (covering columns dropped first, then the widest string part
 // prefixed).
@@ -14,6 +13,7 @@ import { findColumn } from '../model/schema.js';
 import type { ServerInfo } from '../model/server-info.js';
 import { quoteIdentifier } from '../advice/index-ddl.js';
 import type { ColumnPredicate } from './access.js';
+import { expressionKey } from './expression-key.js';
 import type { Candidate, DesignedPart, DesignOptions, PartRole } from './design-types.js';
 import {
   DEFAULT_TEXT_PREFIX,
@@ -55,8 +55,9 @@ export function sameKey(part: DesignedPart, candidate: Candidate): boolean {
   );
 }
 
+/** The expression's canonical key (expression-key.ts): equal for the server's stored form and ours. */
 export function canonical(text: string): string {
-  return text.replace(/[`\s]/g, '').toLowerCase();
+  return expressionKey(text);
 }
 
 export function orderBySelectivity(
