@@ -177,6 +177,7 @@ export class HistoryDb {
     const SQL = await sqlEngine();
     ensurePrivateDir(path.dirname(this.file));
     return withFileLock(this.file, () => {
+      this.removeStaleTemps();
       const { db } = this.open(SQL);
       try {
         db.exec('BEGIN');
@@ -198,6 +199,18 @@ export class HistoryDb {
         throw error;
       }
     });
+  }
+
+  /**
+   * Temp files a writer killed mid-write left beside the file. Only the lock holder writes a temp
+   * file, so under the lock every one of them is stale.
+   */
+  private removeStaleTemps(): void {
+    const dir = path.dirname(this.file);
+    const prefix = `.${path.basename(this.file)}.`;
+    for (const name of fs.readdirSync(dir)) {
+      if (name.startsWith(prefix) && name.endsWith('.tmp')) fs.rmSync(path.join(dir, name), { force: true });
+    }
   }
 
   /** Close the cached database (tests, shutdown). */

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TopClass } from '../../../src/core/capture/index.js';
 import type { CaptureWindow } from '../../../src/core/history/index.js';
 import { HistoryService } from '../../../src/main/services/history.js';
@@ -99,6 +99,40 @@ describe('HistoryService', () => {
     expect(fs.readFileSync(file).equals(before)).toBe(true);
     expect(fs.readdirSync(dir).filter((name) => name.endsWith('.tmp'))).toEqual([]);
     expect((await history.windows()).map((w) => w.label)).toEqual(['window at 0']);
+  });
+
+  it('a write that dies halfway through the bytes leaves the previous file whole', async () => {
+    const history = service();
+    await history.record(capture(0, [topClass('shop/a', 1, 1)]), owner);
+    const before = fs.readFileSync(file);
+    const real = fs.writeSync;
+    // The database's bytes (the lock file's JSON is a string and goes through): half of them are
+    // written, then the process "dies" (throws).
+    const spy = vi.spyOn(fs, 'writeSync').mockImplementation(((
+      fd: number,
+      data: Uint8Array | string,
+      offset = 0,
+      length?: number,
+    ) => {
+      if (typeof data === 'string') return real(fd, data);
+      real(fd, data, offset, Math.floor((length ?? data.length - offset) / 2));
+      throw new Error('killed mid-write');
+    }) as unknown as typeof fs.writeSync);
+    try {
+      await expect(
+        history.record(
+          capture(
+            1,
+            Array.from({ length: 300 }, (_, i) => topClass(`shop/b${i}`, 1, 1)),
+          ),
+          owner,
+        ),
+      ).rejects.toThrow('killed mid-write');
+    } finally {
+      spy.mockRestore();
+    }
+    expect(fs.readFileSync(file).equals(before)).toBe(true);
+    expect((await service().windows()).map((w) => w.label)).toEqual(['window at 0']);
   });
 
   it.each([
