@@ -69,7 +69,7 @@ function closing(tokens: Token[], open: number): Token | null {
 
 /** A construct of one query the grammar does not read, blanked so the rest of the query parses. */
 export interface BlankedConstruct {
-  construct: 'MEMBER OF' | 'JSON_TABLE' | 'FOR SYSTEM_TIME' | 'RETURNING' | 'LATERAL';
+  construct: 'MEMBER OF' | 'JSON_TABLE' | 'FOR SYSTEM_TIME' | 'RETURNING' | 'LATERAL' | 'charset introducer';
   start: number;
   end: number;
 }
@@ -87,6 +87,8 @@ export interface BlankedConstruct {
  *   statement returns, not what it writes or reads.
  * - `LATERAL` before a derived table → blanked: the derived table's references to earlier tables stay
  *   unresolved.
+ * - A charset introducer (`_utf8mb4'x'`, `_latin1 X'41'`) where the grammar reads none (inside a call,
+ *   after a comparison) → blanked: the literal stays a string of the same text.
  * The caller reports the statement as not fully analysed all the same (PRS001), offers no rewrite
  * (the printed query would lack the construct), and drops findings inside a blanked span.
  */
@@ -125,6 +127,8 @@ export function withoutUnsupported(sql: string): { text: string; constructs: Bla
       constructs.push({ construct: 'RETURNING', start: token.start, end, standIn: '' });
     } else if (word === 'LATERAL' && isOpen(tokens[index + 1])) {
       constructs.push({ construct: 'LATERAL', start: token.start, end: token.end, standIn: '' });
+    } else if (INTRODUCERS.has(word) && introduced(tokens[index + 1], tokens[index + 2])) {
+      constructs.push({ construct: 'charset introducer', start: token.start, end: token.end, standIn: '' });
     }
   }
   if (constructs.length === 0) return null;
@@ -139,6 +143,26 @@ export function withoutUnsupported(sql: string): { text: string; constructs: Bla
     text: chars.join(''),
     constructs: constructs.map(({ construct, start, end }) => ({ construct, start, end })),
   };
+}
+
+/** Character set names MySQL 8.0 and MariaDB 10.11 accept as `_name` introducers. */
+const INTRODUCERS = new Set(
+  (
+    'armscii8 ascii big5 binary cp1250 cp1251 cp1256 cp1257 cp850 cp852 cp866 cp932 dec8 eucjpms euckr ' +
+    'gb18030 gb2312 gbk geostd8 greek hebrew hp8 keybcs2 koi8r koi8u latin1 latin2 latin5 latin7 macce ' +
+    'macroman sjis swe7 tis620 ucs2 ujis utf16 utf16le utf32 utf8 utf8mb3 utf8mb4'
+  )
+    .split(' ')
+    .map((name) => `_${name.toUpperCase()}`),
+);
+
+/** A string literal, or a hex/bit literal (`X'…'`, `B'…'`), follows. */
+function introduced(next: Token | undefined, after: Token | undefined): boolean {
+  if (next?.kind === 'string' && next.text.startsWith("'")) return true;
+  if (next?.kind === 'word' && /^0[xb]/i.test(next.text)) return true;
+  return (
+    next?.kind === 'word' && /^[xb]$/i.test(next.text) && after?.kind === 'string' && after.start === next.end
+  );
 }
 
 const upperWord = (token: Token | undefined) => (token?.kind === 'word' ? token.text.toUpperCase() : '');

@@ -128,6 +128,12 @@ describe('provable syntax errors', () => {
       89,
     ],
     ['mariadb', 'SELECT * FROM t1 FOR SYSTEM_TIME ALL WHERE YEAR(d) = 2020', 'FOR SYSTEM_TIME', 44],
+    [
+      'mysql',
+      "SELECT * FROM t1 WHERE COLLATION(_utf8mb4'x') = 'a' AND YEAR(d) = 2020",
+      'charset introducer',
+      57,
+    ],
   ] as const)('%s: %s is checked without its construct', (flavor, sql, construct, column) => {
     const { schema } = schemaFromDdl('CREATE TABLE t1 (id INT PRIMARY KEY, d DATETIME, j JSON, KEY (d));');
     const report = analyze(sql, {
@@ -167,5 +173,10 @@ describe('provable syntax errors', () => {
     // Nothing to set aside, or a construct the parser still cannot read around: null / the parts path.
     expect(withoutUnsupported('SELECT * FROM t1 WHERE id = 1')).toBeNull();
     expect(withoutUnsupported('CREATE TABLE t (a INT, PERIOD FOR SYSTEM_TIME (s, e))')).toBeNull();
+    // `_name` is an introducer only for a character set, before a string or hex/bit literal.
+    expect(withoutUnsupported("SELECT _col 'alias' FROM t")).toBeNull();
+    expect(withoutUnsupported("SELECT HEX(_binary X'41')")?.constructs).toEqual([
+      { construct: 'charset introducer', start: 11, end: 18 },
+    ]);
   });
 });
