@@ -18,6 +18,7 @@ export const apiMethods = [
   'workspace.saveAs',
   'workspace.open',
   'workspace.setRuleDisabled',
+  'workspace.setRuleEnabled',
   'workspace.recordVerification',
   'export.preview',
   'locks.poll',

@@ -57,6 +57,7 @@ const currentSchema = z.object({
     z.object({ id: z.string(), text: z.string(), itemId: z.string().optional(), createdAt: z.string() }),
   ),
   disabledRules: z.array(z.string().regex(/^[A-Z0-9]{1,20}$/)).optional(),
+  enabledRules: z.array(z.string().regex(/^[A-Z0-9]{1,20}$/)).optional(),
   deadlocks: z.array(deadlockEntrySchema()).optional(),
   writes: z
     .array(

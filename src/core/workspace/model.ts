@@ -40,13 +40,31 @@ export function setRuleDisabled(
   disabled: boolean,
   now: string,
 ): boolean {
+  return setRuleIn(workspace, 'disabledRules', ruleId, disabled, now);
+}
+
+/**
+ * Turn an opt-in advisor rule on (or off again) in the workspace (the Findings panel's "Opt-in rules"
+ * checkboxes, `analyze --enable`); IDs are normalised. Returns false when nothing changed.
+ */
+export function setRuleEnabled(workspace: Workspace, ruleId: string, enabled: boolean, now: string): boolean {
+  return setRuleIn(workspace, 'enabledRules', ruleId, enabled, now);
+}
+
+function setRuleIn(
+  workspace: Workspace,
+  field: 'disabledRules' | 'enabledRules',
+  ruleId: string,
+  member: boolean,
+  now: string,
+): boolean {
   const id = ruleId.replace(/\./g, '').toUpperCase();
-  const current = new Set(workspace.disabledRules ?? []);
-  if (current.has(id) === disabled) return false;
-  if (disabled) current.add(id);
+  const current = new Set(workspace[field] ?? []);
+  if (current.has(id) === member) return false;
+  if (member) current.add(id);
   else current.delete(id);
-  if (current.size === 0) delete workspace.disabledRules;
-  else workspace.disabledRules = [...current].sort();
+  if (current.size === 0) delete workspace[field];
+  else workspace[field] = [...current].sort();
   workspace.savedAt = now;
   return true;
 }

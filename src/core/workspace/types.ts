@@ -103,6 +103,8 @@ export interface Workspace {
   notes: WorkspaceNote[];
   /** Advisor rule IDs disabled in this workspace (sorted; absent = none). */
   disabledRules?: string[];
+  /** Opt-in advisor rule IDs turned on in this workspace (sorted; absent = none). */
+  enabledRules?: string[];
   /**
    * Distinct deadlocks seen on this profile's server (Locks panel), keyed by their fingerprint, oldest
    * first. Optional and additive: files without it (all version 2 files before it, and migrated

@@ -8,6 +8,7 @@ import {
   dismissItem,
   fromAnalysis,
   setRuleDisabled,
+  setRuleEnabled,
   keepVerification,
   sourceQuery,
   type Workspace,
@@ -80,6 +81,12 @@ export function createWorkspaceHandlers(services: Services): WorkspaceApi {
     async 'workspace.setRuleDisabled'({ profileId = 'offline', rule, disabled }) {
       const entry = await current(profileId);
       if (!setRuleDisabled(entry.workspace, rule, disabled, now()))
+        return { workspace: entry.workspace, path: entry.path };
+      return persist(entry);
+    },
+    async 'workspace.setRuleEnabled'({ profileId = 'offline', rule, enabled }) {
+      const entry = await current(profileId);
+      if (!setRuleEnabled(entry.workspace, rule, enabled, now()))
         return { workspace: entry.workspace, path: entry.path };
       return persist(entry);
     },

@@ -3,7 +3,7 @@ import { optInRules } from '../../core/rules/index.js';
 import { productionName, profileId } from '../session.js';
 import type { useAnalysis } from '../state/analysis.js';
 import { features, type Workbench } from '../state/context.js';
-import { suggestionActions } from '../state/suggestions.js';
+import { setOptInRule, suggestionActions } from '../state/suggestions.js';
 import type { useTabs } from '../state/tabs.js';
 import { activeAnalysis, liveOf, type PanelId, type WorkbenchState } from '../state/workbench.js';
 import { itemsOfStatement, statementAt } from '../plan-view.js';
@@ -120,7 +120,7 @@ export function WorkbenchPanels({
               optIn={{
                 rules: optInRules.map((rule) => ({ ...rule, enabled: state.enabledRules.includes(rule.id) })),
                 onChange: (rule, enabled) => {
-                  store.dispatch({ type: 'rules/opt-in', rule, enabled });
+                  void setOptInRule(wb, profileId(session), rule, enabled);
                   void run.analyze('all', { showPanel: true });
                 },
               }}

@@ -50,6 +50,8 @@ export const features = {
   locks: hasMethod('locks.poll') && hasMethod('locks.kill'),
   export: hasMethod('workspace.get') && hasMethod('export.preview'),
   ruleToggles: hasMethod('workspace.get') && hasMethod('workspace.setRuleDisabled'),
+  /** The opt-in rule checkboxes are saved in the workspace (and restored from it). */
+  optInSaved: hasMethod('workspace.get') && hasMethod('workspace.setRuleEnabled'),
   indexes: hasMethod('indexes.design'),
   run: hasMethod('query.run'),
 } as const;

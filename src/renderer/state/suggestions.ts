@@ -187,7 +187,11 @@ export function useRuleToggles(
     wb.api['workspace.get']({ profileId: currentProfile }).then(
       ({ workspace }) => {
         if (!cancelled)
-          wb.store.dispatch({ type: 'rules/loaded', disabledRules: workspace.disabledRules ?? [] });
+          wb.store.dispatch({
+            type: 'rules/loaded',
+            disabledRules: workspace.disabledRules ?? [],
+            ...(features.optInSaved ? { enabledRules: workspace.enabledRules ?? [] } : {}),
+          });
       },
       () => undefined,
     );
@@ -199,6 +203,22 @@ export function useRuleToggles(
     (rule: string, disabled: boolean) => void toggleRule(wb, currentProfile, rule, disabled),
     [wb, currentProfile],
   );
+}
+
+/** Turn an opt-in rule on or off: at once in the state, saved in the profile's workspace when the bridge can. */
+export async function setOptInRule(
+  wb: Workbench,
+  currentProfile: string,
+  rule: string,
+  enabled: boolean,
+): Promise<void> {
+  wb.store.dispatch({ type: 'rules/opt-in', rule, enabled });
+  if (!features.optInSaved) return;
+  try {
+    await wb.api['workspace.setRuleEnabled']({ profileId: currentProfile, rule, enabled });
+  } catch {
+    return;
+  }
 }
 
 /** Disable or re-enable a rule in the profile's workspace, then analyze the whole tab again. */

@@ -113,7 +113,7 @@ export type WorkbenchAction =
   | { type: 'whatif/verified'; key: string; reply: WhatIfReply }
   | { type: 'suggestion/accepted'; key: string }
   | { type: 'ddl/outcome'; key: string; outcome: DdlOutcome }
-  | { type: 'rules/loaded'; disabledRules: string[] }
+  | { type: 'rules/loaded'; disabledRules: string[]; enabledRules?: string[] }
   | { type: 'rules/opt-in'; rule: string; enabled: boolean }
   | { type: 'export/changed' }
   | { type: 'export/apply-requested' }
@@ -245,7 +245,11 @@ export function workbenchReducer(state: WorkbenchState, action: WorkbenchAction)
     case 'ddl/outcome':
       return { ...state, ddlOutcomes: { ...state.ddlOutcomes, [action.key]: action.outcome } };
     case 'rules/loaded':
-      return { ...state, disabledRules: action.disabledRules };
+      return {
+        ...state,
+        disabledRules: action.disabledRules,
+        ...(action.enabledRules ? { enabledRules: action.enabledRules } : {}),
+      };
     case 'rules/opt-in': {
       const others = state.enabledRules.filter((rule) => rule !== action.rule);
       return { ...state, enabledRules: action.enabled ? [...others, action.rule].sort() : others };

@@ -65,6 +65,10 @@ export const workspaceSchemas = {
     rule: z.string().regex(/^[A-Za-z0-9.]{1,20}$/),
     disabled: z.boolean(),
   }),
+  'workspace.setRuleEnabled': profileRef.extend({
+    rule: z.string().regex(/^[A-Za-z0-9.]{1,20}$/),
+    enabled: z.boolean(),
+  }),
   'workspace.recordVerification': recordVerificationSchema,
   'export.preview': exportPreviewSchema,
 } as const;
@@ -96,6 +100,10 @@ export interface WorkspaceApi {
   /** Disable (or re-enable) an advisor rule in this profile's workspace; the renderer passes the list to analyze.run. */
   'workspace.setRuleDisabled'(
     request: z.input<(typeof workspaceSchemas)['workspace.setRuleDisabled']>,
+  ): Promise<WorkspaceReply>;
+  /** Turn an opt-in advisor rule on (or off) in this profile's workspace; saved, and restored with it. */
+  'workspace.setRuleEnabled'(
+    request: z.input<(typeof workspaceSchemas)['workspace.setRuleEnabled']>,
   ): Promise<WorkspaceReply>;
   /**
    * Keep a what-if result (explain.whatIf's `record`) on the suggestion's item; a suggestion not in

@@ -25,7 +25,7 @@ import { useJobEvents } from '../../../src/renderer/state/job.js';
 import { useLiveCapture } from '../../../src/renderer/state/live-capture.js';
 import { usePolling } from '../../../src/renderer/state/polling.js';
 import { createStore, useStore } from '../../../src/renderer/state/store.js';
-import { useRuleToggles } from '../../../src/renderer/state/suggestions.js';
+import { setOptInRule, useRuleToggles } from '../../../src/renderer/state/suggestions.js';
 import { useTabs } from '../../../src/renderer/state/tabs.js';
 import type { TopQueriesAction } from '../../../src/renderer/state/top-queries.js';
 import { activeAnalysis, initialWorkbench, workbenchReducer } from '../../../src/renderer/state/workbench.js';
@@ -562,6 +562,23 @@ describe('useRuleToggles', () => {
       disabled: true,
     });
     expect(bridge.requests('analyze.run')[0]).toMatchObject({ disabledRules: ['FUN001'] });
+  });
+
+  it('the opt-in rule checkboxes come back from the workspace and are saved to it', async () => {
+    const bridge = fakeBridge({
+      'workspace.get': () => ({ workspace: { disabledRules: [], enabledRules: ['QRY001'] } }),
+      'workspace.setRuleEnabled': (request: { enabled: boolean }) => ({
+        workspace: { enabledRules: request.enabled ? ['QRY001'] : [] },
+      }),
+    });
+    const wb = workbench(bridge, fakeEditor(seedQuery).editor);
+    renderHook(() => useRuleToggles(wb, 'p-1'));
+    await waitFor(() => expect(wb.store.getState().enabledRules).toEqual(['QRY001']));
+    await act(() => setOptInRule(wb, 'p-1', 'QRY001', false));
+    expect(wb.store.getState().enabledRules).toEqual([]);
+    expect(bridge.requests('workspace.setRuleEnabled')).toEqual([
+      { profileId: 'p-1', rule: 'QRY001', enabled: false },
+    ]);
   });
 });
 

@@ -5,6 +5,7 @@ import {
   parseWorkspace,
   serializeWorkspace,
   setRuleDisabled,
+  setRuleEnabled,
 } from '../../../src/core/workspace/index.js';
 
 describe('workspace disabledRules', () => {
@@ -32,6 +33,29 @@ describe('workspace disabledRules', () => {
       afterReEnable: [true, true],
       field: false,
       oldFile: true,
+    });
+  });
+
+  it('opt-in rules turned on are saved and read back the same way, apart from the disabled ones', () => {
+    const workspace = emptyWorkspace({ id: 'p' }, '2024-01-01T00:00:00.000Z');
+    const changes = [
+      setRuleEnabled(workspace, 'qry.001', true, 't1'),
+      setRuleEnabled(workspace, 'QRY001', true, 't2'),
+      setRuleDisabled(workspace, 'FUN001', true, 't3'),
+    ];
+    const saved = parseWorkspace(serializeWorkspace(workspace, 't4'));
+    expect({
+      changes,
+      enabled: saved.ok ? saved.workspace.enabledRules : saved.problem,
+      disabled: saved.ok ? saved.workspace.disabledRules : saved.problem,
+      off: setRuleEnabled(workspace, 'QRY001', false, 't5'),
+      field: 'enabledRules' in workspace,
+    }).toEqual({
+      changes: [true, false, true],
+      enabled: ['QRY001'],
+      disabled: ['FUN001'],
+      off: true,
+      field: false,
     });
   });
 });
