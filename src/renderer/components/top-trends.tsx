@@ -95,6 +95,12 @@ export function TrendCell({ trend }: { trend: ClassTrend | undefined }) {
   );
 }
 
+/** A regression factor as shown: one decimal below 10, whole from 10, "999+" beyond (the cell stays narrow). */
+export function factorText(factor: number): string {
+  if (factor >= 1000) return '999+';
+  return factor >= 10 ? String(Math.round(factor)) : factor.toFixed(1);
+}
+
 function regressedTitle(regressed: NonNullable<ClassTrend['markers']['regressed']>): string {
   return `Regressed ×${regressed.factor.toFixed(1)}: ${regressed.metric === 'p95' ? 'the 95th percentile' : 'the time per execution'} is ${regressed.factor.toFixed(1)}× the median of the earlier windows`;
 }
@@ -128,10 +134,10 @@ export function TrendMarkers({
         <span
           className="badge badge--error top__marker"
           title={regressedTitle(markers.regressed)}
-          aria-label={`regressed ×${markers.regressed.factor.toFixed(1)}`}
+          aria-label={`regressed ×${factorText(markers.regressed.factor)}`}
           data-testid={`${prefix}-regressed`}
         >
-          {compact ? '' : 'regressed '}×{markers.regressed.factor.toFixed(1)}
+          {compact ? '' : 'regressed '}×{factorText(markers.regressed.factor)}
         </span>
       )}
     </>

@@ -7,6 +7,7 @@ import type { ClassTrend, HistoryPoint, HistoryWindow } from '../../../src/core/
 import { AdvisorError } from '../../../src/shared/errors.js';
 import {
   ClassHistory,
+  factorText,
   HistoryNote,
   TrendCell,
   TrendMarkers,
@@ -272,6 +273,7 @@ describe('trend views', () => {
       ),
     );
     expect(other.getByTestId('top-marker-new').textContent).toBe('new');
+    expect([2.04, 9.96, 12.4, 123.6, 4200].map(factorText)).toEqual(['2.0', '10.0', '12', '124', '999+']);
     expect(other.getByTestId('top-history-marker-new').textContent).toBe('new');
     // One window: a dot, no line.
     expect(other.getByTestId('top-spark-time').querySelectorAll('polyline')).toHaveLength(0);
