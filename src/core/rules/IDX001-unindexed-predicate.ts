@@ -1,6 +1,6 @@
 // IDX001: a sargable predicate on a column that no index starts with (the plain/composite index advice).
 
-import { literalOf } from '../advice/literals.js';
+import { hasDoubleQuoted, literalOf, quotesIdentifiers } from '../advice/literals.js';
 import { plainIndexAdvice } from '../advice/index.js';
 import { designFor } from '../indexing/index.js';
 import { isStringColumn } from '../advice/column-types.js';
@@ -49,6 +49,8 @@ export const rule = defineRule({
       if (!isNode(column) || column.type !== 'column_ref' || column.collate) continue;
       // The other side must be a constant or parameter (a join condition is served from the other table).
       if (columnRefs(site.right).length > 0) continue;
+      // Under ANSI_QUOTES a "…" token is a column (the parser reads it as a string).
+      if (quotesIdentifiers(context.server.sqlMode.session) && hasDoubleQuoted(site.right)) continue;
       if (site.operator === 'LIKE') {
         const pattern = literalOf(site.right);
         if (pattern?.kind !== 'string' || /^[%_]/.test(pattern.value)) continue;

@@ -13,6 +13,7 @@
  */
 
 import { ancestorsOf, isConjunct } from '../advice/sql-edit.js';
+import { hasDoubleQuoted, quotesIdentifiers } from '../advice/literals.js';
 import { columnRefs, isNode, type AstNode } from '../sql/ast.js';
 import type { PredicateSite } from '../sql/predicates.js';
 import { defineRule } from './engine.js';
@@ -70,6 +71,10 @@ export const rule = defineRule({
     peers: { soar: ['ARG.011'], sqle: ['dml_check_where_exist_not'] },
   },
   detect(context) {
+    // Under ANSI_QUOTES a "…" token is a column (the parser reads it as a string): not a constant.
+    const ansi = quotesIdentifiers(context.server.sqlMode.session);
+    const constant = (node: AstNode | null): boolean =>
+      constantSide(node) && !(ansi && hasDoubleQuoted(node));
     const sites = context.sites();
     const conjunct = (site: PredicateSite): boolean => {
       const ancestors = ancestorsOf(context.ast, site.node);
@@ -85,7 +90,7 @@ export const rule = defineRule({
       if (!kind) continue;
       const [column, value] =
         site.left?.type === 'column_ref' ? [site.left, site.right] : [site.right, site.left];
-      if (!column || column.type !== 'column_ref' || !constantSide(value)) continue;
+      if (!column || column.type !== 'column_ref' || !constant(value)) continue;
       if (kind === 'notLike' && column !== site.left) continue;
       const table = tableOf(site, column);
       const narrowed = sites.some((other) => {
@@ -93,7 +98,7 @@ export const rule = defineRule({
           return false;
         const [otherColumn, otherValue] =
           other.left?.type === 'column_ref' ? [other.left, other.right] : [other.right, other.left];
-        if (!otherColumn || otherColumn.type !== 'column_ref' || !constantSide(otherValue)) return false;
+        if (!otherColumn || otherColumn.type !== 'column_ref' || !constant(otherValue)) return false;
         if (other.operator === 'LIKE' && leadingWildcard(otherValue)) return false;
         const otherTable = tableOf(other, otherColumn);
         return (table === undefined || otherTable === table) && conjunct(other);

@@ -14,6 +14,7 @@
 
 import { ancestorsOf, isConjunct } from '../advice/sql-edit.js';
 import type { TableInfo } from '../model/schema.js';
+import { hasDoubleQuoted, quotesIdentifiers } from '../advice/literals.js';
 import { columnRefs, isNode, type AstNode } from '../sql/ast.js';
 import type { PredicateSite, ScopeTable } from '../sql/predicates.js';
 import { defineRule } from './engine.js';
@@ -62,13 +63,16 @@ export const rule = defineRule({
     },
   },
   detect(context) {
+    const ansi = quotesIdentifiers(context.server.sqlMode.session);
     const sites = context.sites();
     const siteOf = new Map<AstNode, PredicateSite>(sites.map((site) => [site.node, site]));
     const columnSide = (site: PredicateSite): AstNode | undefined => {
       const [column, value] =
         site.left?.type === 'column_ref' ? [site.left, site.right] : [site.right, site.left];
       if (!column || column.type !== 'column_ref') return undefined;
-      return value === null || columnRefs(value).length === 0 ? column : undefined;
+      // Under ANSI_QUOTES a "…" token is a column (the parser reads it as a string): not a constant.
+      const constant = columnRefs(value).length === 0 && !(ansi && hasDoubleQuoted(value));
+      return value === null || constant ? column : undefined;
     };
     const conjunct = (node: AstNode): boolean => {
       const ancestors = ancestorsOf(context.ast, node);
