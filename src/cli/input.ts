@@ -8,7 +8,7 @@ import { UsageError, type CliIo } from './io.js';
 import { ARGV_PASSWORD_WARNING } from './credentials.js';
 import type { Flavor } from '../core/flavors/capabilities.js';
 import type { SchemaModel } from '../core/model/schema.js';
-import type { SchemaLoadSummary, SchemaSource } from '../core/schema/ddl-load.js';
+import type { SchemaLoadSummary } from '../core/schema/ddl-load.js';
 import { schemaLoader } from '../core/schema/ddl.js';
 import { assertSchemaLoaded } from '../main/services/analysis.js';
 import { streamSchemaSource } from '../main/services/schema-files.js';
@@ -58,37 +58,6 @@ export async function readText(file: string, io: CliIo, what: string): Promise<s
     );
   }
   return decodeText(bytes, `${what} ${file}`);
-}
-
-/**
- * The schema sources of `--schema` (repeatable): each a file, or a directory whose `*.sql` files are
- * read in name order (a `mysqldump --tab` directory). Each keeps its name for skipped-statement lines.
- */
-export async function readSchemaSources(
-  entries: readonly string[] | undefined,
-  io: CliIo,
-): Promise<SchemaSource[] | undefined> {
-  if (!entries?.length) return undefined;
-  const sources: SchemaSource[] = [];
-  for (const entry of entries) {
-    const resolved = path.resolve(io.cwd, entry);
-    const info = await stat(resolved).catch(() => null);
-    if (info?.isDirectory()) {
-      const files = (await readdir(resolved)).filter((name) => name.toLowerCase().endsWith('.sql')).sort();
-      if (files.length === 0)
-        throw new AdvisorError('INVALID_INPUT', `schema directory ${entry} holds no .sql files`, {
-          hint: 'Give the directory mysqldump --tab wrote, or the schema files themselves.',
-        });
-      for (const name of files)
-        sources.push({
-          name: path.join(entry, name),
-          text: await readText(path.join(entry, name), io, 'schema file'),
-        });
-    } else {
-      sources.push({ name: entry, text: await readText(entry, io, 'schema file') });
-    }
-  }
-  return sources;
 }
 
 /** Standard input as chunks, as it arrives (the whole text as one chunk when the io cannot stream). */

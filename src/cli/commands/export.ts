@@ -10,13 +10,13 @@ import {
   type AnalysisPick,
   type Workspace,
 } from '../../core/workspace/model.js';
-import { offlineSchema, offlineTarget } from '../../main/services/analysis.js';
+import { offlineTarget } from '../../main/services/analysis.js';
 import { loadWorkspace } from '../../main/services/workspace-store.js';
 import { APP_VERSION } from '../../main/version.js';
 import { AdvisorError } from '../../shared/errors.js';
 import { parseCommandArgs } from '../args.js';
 import { UsageError, type CliCommand, type CliIo } from '../io.js';
-import { readSchemaSources } from '../input.js';
+import { loadSchemaSources } from '../input.js';
 
 export const usage = `Usage: sargable export (--workspace FILE | --from-analysis FILE|-) [options]
 
@@ -37,7 +37,9 @@ Options:
   --rollback                write the rollback script instead
   --idempotent              add IF NOT EXISTS / IF EXISTS guards where the server has them (MariaDB)
   --split-online            add new VIRTUAL columns first (INSTANT), then index them with LOCK=NONE
-  --schema FILE             current CREATE TABLE statements: suggestions that no longer apply are set aside
+  --schema FILE|DIR|-       current CREATE TABLE statements (a dump or DDL file, a directory of *.sql
+                            files, or - for standard input; repeatable, read as a stream): suggestions
+                            that no longer apply are set aside
   --database NAME           database for the header, USE hint and pt-osc/gh-ost scripts
   --lock-wait-timeout N     seconds for SET SESSION lock_wait_timeout (default 10)
   -h, --help                show this help
@@ -66,6 +68,10 @@ export const run: CliCommand = async (argv, io) => {
   }
   if (Boolean(values.workspace) === Boolean(values['from-analysis']))
     throw new UsageError('Give exactly one of --workspace FILE or --from-analysis FILE|-.');
+  if (values['from-analysis'] === '-' && values.schema?.includes('-'))
+    throw new UsageError(
+      'Standard input can feed --from-analysis - or --schema -, not both: give one of them as a file.',
+    );
   const variant = values.variant as ExportVariant;
   if (!exportVariants.includes(variant))
     throw new UsageError(`--variant must be one of ${exportVariants.join(', ')}, not '${values.variant}'`);
@@ -95,10 +101,7 @@ export const run: CliCommand = async (argv, io) => {
     values['server-version'] ??
       (values.flavor ? undefined : (workspace.profile.serverVersion ?? reportTarget.version)),
   );
-  let schema = null;
-  if (values.schema?.length) {
-    schema = offlineSchema(await readSchemaSources(values.schema, io), target.flavor);
-  }
+  const schema = (await loadSchemaSources(values.schema, io, target.flavor, target.version))?.schema ?? null;
   const { plan, script } = exportWorkspace(workspace, {
     flavor: target.flavor,
     version: target.version,

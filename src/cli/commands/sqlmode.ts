@@ -11,11 +11,11 @@ import { offlineSchema, offlineTarget } from '../../main/services/analysis.js';
 import { readSqlModeView } from '../../main/services/sqlmode.js';
 import { AdvisorError } from '../../shared/errors.js';
 import { parseCommonArgs } from '../args.js';
-import { dsnWithPassword, readSchemaSources } from '../input.js';
+import { dsnWithPassword, loadSchemaSources } from '../input.js';
 import { UsageError, type CliCommand, type CliIo } from '../io.js';
 
 export const usage = `Usage: sargable sqlmode --dsn URL [--format text|json]
-       sargable sqlmode [--flavor F --server-version X.Y.Z] [--sql-mode MODES] [--schema FILE] FILE|-
+       sargable sqlmode [--flavor F --server-version X.Y.Z] [--sql-mode MODES] [--schema FILE|DIR|-] FILE|-
 
 Without FILE: connect and show GLOBAL and SESSION sql_mode side by side, the difference from the
 server version's default, lax modes as risks, and variables whose defaults differ between servers.
@@ -27,8 +27,9 @@ Options:
   --flavor mysql|mariadb   upgrade target flavor (default mysql)
   --server-version X.Y.Z   upgrade target version (default ${DEFAULT_TARGET.version}, MariaDB 10.11.0)
   --sql-mode MODES         upgrade target sql_mode (default: the target version's compiled default)
-  --schema FILE|DIR        the schema for the upgrade view: a dump or DDL file, or a directory of
-                           *.sql files (repeatable)
+  --schema FILE|DIR|-      the schema for the upgrade view: a dump or DDL file, a directory of
+                           *.sql files, or - for standard input (repeatable; read as a stream, so
+                           a dump with data of any size loads)
   --format text|json       output format (default text)
   -h, --help               show this help
 
@@ -75,12 +76,16 @@ export const run: CliCommand = async (argv, io) => {
       ? undefined
       : checkSqlMode(values['sql-mode'], target.flavor, target.version);
   const input = positionals[0];
+  if (input === '-' && values.schema?.includes('-'))
+    throw new UsageError(
+      'Standard input can feed --schema - or the SQL, not both: give the SQL as FILE (or the schema as a file).',
+    );
+  const loaded = await loadSchemaSources(values.schema, io, target.flavor, target.version);
   const sql = input === '-' ? await io.readStdin() : await readText(input ?? '', io);
-  const ddl = await readSchemaSources(values.schema, io);
   const report = whatBreaks(
     sql,
     { ...target, ...(sqlMode !== undefined ? { sqlMode } : {}) },
-    offlineSchema(ddl, target.flavor),
+    loaded?.schema ?? offlineSchema(undefined, target.flavor),
   );
   io.stdout(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatUpgrade(report));
   return report.failing > 0 ? 1 : 0;
