@@ -1,7 +1,10 @@
 // The oracle for the parser's fast paths: node-sql-parser's own full parse of a statement, compared with parseStatement's.
+// Both sides get the AND/OR precedence fix (src/core/sql/precedence.ts, tested on its own in precedence.test.ts):
+// the fast paths must agree with the grammar, the fix is applied after either.
 import mysqlBuild from 'node-sql-parser/build/mysql.js';
 import { expect } from 'vitest';
 import { parseStatement } from '../../src/core/sql/parse.js';
+import { associateAndOr } from '../../src/core/sql/precedence.js';
 import { scanStatement } from '../../src/core/sql/tolerant.js';
 
 const reference = new (
@@ -23,7 +26,9 @@ export function grammarParse(sql: string): unknown {
 /** The grammar's AST of the statement, comparable with {@link parsed} (throws on a syntax error). */
 export function fullParse(sql: string): unknown {
   const result = grammarParse(sql);
-  return withoutLists(Array.isArray(result) ? result[0] : result);
+  const ast = Array.isArray(result) ? result[0] : result;
+  associateAndOr(ast);
+  return withoutLists(ast);
 }
 
 /** parseStatement's AST (MySQL flavor), comparable with {@link fullParse}. */

@@ -8,6 +8,7 @@ import {
   rebalanceBooleanChains,
   TOO_COMPLEX,
 } from './limits.js';
+import { associateAndOr, mayMixAndOr } from './precedence.js';
 import mysqlBuild from 'node-sql-parser/build/mysql.js';
 import mariadbBuild from 'node-sql-parser/build/mariadb.js';
 import type { Flavor } from '../flavors/capabilities.js';
@@ -119,6 +120,7 @@ export function parseStatement(sql: string, flavor: Flavor): ParseResult {
     if (depth > MAX_NESTING_DEPTH) return tooComplex(`${depth} levels of parentheses`);
   }
   const result = parseText(text, flavor);
+  if (result.ok && mayMixAndOr(text)) associateAndOr(result.ast);
   if (result.ok && manyBooleanOperators(text)) rebalanceBooleanChains(result.ast);
   if (result.ok && elided) return { ...result, elidedRows: { kept: elided.kept, total: elided.total } };
   return result;
