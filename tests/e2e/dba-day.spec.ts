@@ -116,7 +116,9 @@ INSERT INTO orders_day (note, amount) VALUES ('a', 1), ('b', 2), ('c', 3), ('x',
     } finally {
       await connection.end();
     }
-    await expect(page.getByTestId('top-summary')).toContainText('statements', { timeout: 30_000 });
+    // The window ends (the live window's summary reads '0 statements' from its first moment: wait for the end).
+    await expect(page.getByTestId('top-live-state')).toHaveCount(0, { timeout: 30_000 });
+    await expect(page.getByTestId('top-summary')).toContainText('statements');
     await expect(page.getByTestId('top-sort-p95')).toContainText('95th*');
     await expect(page.getByTestId('top-sort-max')).toContainText('Max*');
     await expect(page.getByTestId('top-lifetime-note')).toBeVisible();
