@@ -23,7 +23,7 @@ import { loadSchema } from '../../main/services/schema.js';
 import { neededIndexes, type UnusedIndexReport } from '../../core/indexing/unused.js';
 import { digestSlowLogFiles } from '../../main/services/slowlog-file.js';
 import { parseCommandArgs } from '../args.js';
-import { dsnWithPassword, readInput, readText } from '../input.js';
+import { dsnWithPassword, loadSchemaSources, readInput } from '../input.js';
 import { UsageError, type CliCommand, type CliIo } from '../io.js';
 
 export const usage = `Usage: sargable indexes [options] [FILE|-]
@@ -40,7 +40,9 @@ Input (one of):
                            DSN's database, weighted by their total latency (MySQL: sample texts)
 
 Options:
-  --schema FILE            CREATE TABLE statements (repeatable; default with --dsn: the live schema)
+  --schema FILE|DIR|-      CREATE TABLE statements: a dump or DDL file, a directory of *.sql files, or
+                           - for standard input (repeatable, applied in order; read as a stream, so a
+                           dump with data of any size loads; default with --dsn: the live schema)
   --dsn URL                read flavor, version and schema from a server: mysql://user@host/db
   --flavor mysql|mariadb   offline target flavor (default mysql)
   --server-version X.Y.Z   offline target version (default 8.0.33, MariaDB 10.11.0)
@@ -91,6 +93,12 @@ export const run: CliCommand = async (argv, io) => {
   ].filter(Boolean).length;
   if (sources > 1) throw new UsageError('Give one input: a query FILE, --slow-log FILE, or --digests.');
   if (positionals.length > 1) throw new UsageError('Give one query FILE (or - for standard input).');
+  // The query file defaults to standard input when no other workload is given.
+  const queriesOnStdin = sources === 0 || positionals[0] === '-';
+  if (queriesOnStdin && values.schema?.includes('-'))
+    throw new UsageError(
+      'Standard input can feed --schema - or the statements, not both: give the query FILE (or the schema as a file).',
+    );
   if (values.verify && !values.dsn)
     throw new UsageError('--verify needs --dsn: it runs EXPLAIN on the server.');
   if (values.verify && !values['allow-what-if'])
@@ -120,7 +128,8 @@ export const run: CliCommand = async (argv, io) => {
       if (!server.database && !values.schema?.length)
         throw new UsageError('Name the database in the DSN (mysql://…/DATABASE) or give --schema files.');
       const schema: SchemaModel = values.schema?.length
-        ? offlineSchema(await readSchemas(values.schema, io), server.flavor)
+        ? ((await loadSchemaSources(values.schema, io, server.flavor, server.version))?.schema ??
+          offlineSchema(undefined, server.flavor))
         : baseTablesOnly(await loadSchema(connection, server, server.database ?? ''));
       const workload =
         statements ??
@@ -164,9 +173,10 @@ export const run: CliCommand = async (argv, io) => {
   } else {
     const target = offlineTarget(values.flavor, values['server-version']);
     const server: ServerInfo = offlineServerInfo(target.flavor, target.version);
-    const ddl = await readSchemas(values.schema, io);
-    if (!ddl) throw new UsageError('Give the schema: --schema FILE with CREATE TABLE statements, or --dsn.');
-    plan = designWorkloadIndexes(statements ?? [], offlineSchema(ddl, target.flavor), server, options);
+    const loaded = await loadSchemaSources(values.schema, io, target.flavor, target.version);
+    if (!loaded)
+      throw new UsageError('Give the schema: --schema FILE with CREATE TABLE statements, or --dsn.');
+    plan = designWorkloadIndexes(statements ?? [], loaded.schema, server, options);
   }
   io.stdout(
     format === 'json'
@@ -228,12 +238,6 @@ function positiveNumber<K extends string>(
   if (!Number.isFinite(number) || number < 0 || (integer && (!Number.isInteger(number) || number < 1)))
     throw new UsageError(`${flag} must be a ${integer ? 'positive integer' : 'number ≥ 0'}, not '${value}'`);
   return { [key]: number } as Partial<Record<K, number>>;
-}
-
-async function readSchemas(files: string[] | undefined, io: CliIo): Promise<string | undefined> {
-  if (!files?.length) return undefined;
-  const texts = await Promise.all(files.map((file) => readText(file, io, 'schema file')));
-  return texts.join(';\n');
 }
 
 async function fromSlowLogs(files: string[], io: CliIo): Promise<WorkloadStatement[]> {

@@ -1,4 +1,4 @@
-// `sargable sqlmode --schema` and `sargable export --schema` take the schema as `analyze` does: files,
+// `sargable sqlmode --schema`, `sargable export --schema` and `sargable indexes --schema` take the schema as `analyze` does: files,
 // directories, several files and `-` for standard input, all read as a stream (statement by statement,
 // no whole-file read, no 512 MB cap). Each route gives the same result as the schema read from a file.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,6 +18,8 @@ const sqlmodeDir = path.join(fixtures, 'sqlmode');
 const exportDir = path.join(fixtures, 'export');
 const sqlmodeSchema = readFileSync(path.join(sqlmodeDir, 'schema.sql'));
 const shopSchema = readFileSync(path.join(exportDir, 'shop-schema.sql'));
+const indexingDir = path.join(fixtures, 'indexing');
+const indexingSchema = readFileSync(path.join(indexingDir, 'schema.sql'));
 let analysisFile = '';
 
 beforeAll(async () => {
@@ -228,5 +230,102 @@ describe('sargable export --schema', () => {
     });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/Standard input can feed --from-analysis - or --schema -, not both/);
+  });
+});
+
+describe('sargable indexes --schema', () => {
+  const run = (argv: string[], stdinChunks?: () => AsyncIterable<Uint8Array>) =>
+    runCliCaptured(['indexes', ...argv], { cwd: indexingDir, ...(stdinChunks ? { stdinChunks } : {}) });
+  const tableStatements = indexingSchema
+    .toString('utf8')
+    .split(/(?<=;)\n/)
+    .filter((text) => text.trim());
+
+  it('--schema - gives the index set of --schema FILE, whatever the pieces standard input arrives in', async () => {
+    const fromFile = await run(['--schema', 'schema.sql', '--format', 'json', 'workload.sql']);
+    expect(fromFile.code).toBe(0);
+    // The existing indexes are read: the orders index extends idx_customer (a schema without it creates one).
+    expect(fromFile.stdout).toMatch(/idx_customer/);
+    for (const size of [1, 11, 4096]) {
+      const fromStdin = await run(
+        ['--schema', '-', '--format', 'json', 'workload.sql'],
+        cut(indexingSchema, size),
+      );
+      expect({ code: fromStdin.code, stderr: fromStdin.stderr }).toEqual({
+        code: 0,
+        stderr: fromFile.stderr,
+      });
+      expect(fromStdin.stdout).toBe(fromFile.stdout);
+    }
+    // Canary that the streamed schema is applied: without `customers`, its statements get no index.
+    const partial = Buffer.from(tableStatements.filter((text) => !/TABLE customers/.test(text)).join('\n'));
+    const withoutCustomers = await run(
+      ['--schema', '-', '--format', 'json', 'workload.sql'],
+      cut(partial, 4096),
+    );
+    expect(withoutCustomers.code).toBe(0);
+    expect(withoutCustomers.stdout).not.toBe(fromFile.stdout);
+    const tables = (stdout: string) =>
+      (JSON.parse(stdout) as { indexes: { table: string }[] }).indexes.map((index) => index.table);
+    expect(tables(fromFile.stdout)).toContain('customers');
+    expect(tables(withoutCustomers.stdout)).not.toContain('customers');
+  });
+
+  it('takes a directory of *.sql files and several files, as one concatenated file', async () => {
+    const dir = path.join(scratch, 'indexing-tab');
+    mkdirSync(dir, { recursive: true });
+    expect(tableStatements).toHaveLength(2);
+    const names = tableStatements.map((_, index) => path.join(dir, `${index}.sql`));
+    tableStatements.forEach((text, index) => writeFileSync(names[index]!, text));
+    writeFileSync(path.join(dir, 'notes.txt'), 'not SQL: ignored');
+    const whole = await run(['--schema', 'schema.sql', '--format', 'json', 'workload.sql']);
+    const directory = await run(['--schema', dir, '--format', 'json', 'workload.sql']);
+    const several = await run([
+      ...names.flatMap((name) => ['--schema', name]),
+      '--format',
+      'json',
+      'workload.sql',
+    ]);
+    expect(whole.code).toBe(0);
+    expect(directory.stdout).toBe(whole.stdout);
+    expect(directory.stderr).toBe(whole.stderr);
+    expect(several.stdout).toBe(whole.stdout);
+    // One file of the two: the other table's statements are designed differently, so each file counts.
+    const one = await run(['--schema', names[1]!, '--format', 'json', 'workload.sql']);
+    expect(one.stdout).not.toBe(whole.stdout);
+  });
+
+  it('loads a schema from standard input as it arrives (paced canary), with the file result', async () => {
+    const pieces = [
+      ...Array.from({ length: 30 }, (_, index) => `CREATE TABLE t${index} (id INT PRIMARY KEY);\n`),
+      ...tableStatements.map((text) => `${text}\n`),
+    ];
+    const { chunks, text } = paced(pieces);
+    const fromStdin = await run(['--schema', '-', '--format', 'json', 'workload.sql'], chunks);
+    const file = path.join(scratch, 'indexing-paced.sql');
+    writeFileSync(file, text);
+    const fromFile = await run(['--schema', file, '--format', 'json', 'workload.sql']);
+    expect(fromStdin.code).toBe(0);
+    expect(fromStdin.stderr).toBe(fromFile.stderr);
+    expect(fromStdin.stdout).toBe(fromFile.stdout);
+    expect(fromStdin.stdout).toMatch(/idx_customer/);
+  });
+
+  it('--schema - with the statements also on standard input is a usage error that says what to do', async () => {
+    for (const argv of [
+      ['--schema', '-', '-'],
+      ['--schema', '-'],
+    ]) {
+      const result = await run(argv);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/Standard input can feed --schema - or the statements, not both/);
+    }
+    // With the workload from a slow log, standard input is free for the schema.
+    const slow = await run(
+      ['--schema', '-', '--slow-log', 'slow.log', '--format', 'json'],
+      cut(indexingSchema, 4096),
+    );
+    expect(slow.code).toBe(0);
+    expect(JSON.parse(slow.stdout).indexes.length).toBeGreaterThan(0);
   });
 });
