@@ -7,7 +7,8 @@
 // change results, so it is equivalent, and a generated column is declared with the expression's
 // collation (MySQL otherwise substitutes it with the table's collation and returns wrong rows).
 
-import type { Suggestion } from '../model/report.js';
+import type { CastCheck, Suggestion } from '../model/report.js';
+import { castInvalidPredicate } from './cast-check.js';
 import type { TableInfo } from '../model/schema.js';
 import type { ServerInfo } from '../model/server-info.js';
 import { type AstNode, columnRefs, functionArgs, isNode } from '../sql/ast.js';
@@ -237,6 +238,7 @@ export function adviseWrapped(input: WrappedAdviceInput): Advice {
     ...commonExpressionNotes(input, info.dataType, equalityColumns),
     ...castRiskNotes(input, table),
   ];
+  const castCheck = castCheckOf(input, table);
 
   // MySQL compares the index of a DECIMAL expression (functional, or a substituted generated column)
   // with a DECIMAL constant only: `amount / 3 > 300` scans, `amount / 3 > 300.0` seeks (same rows:
@@ -272,6 +274,7 @@ export function adviseWrapped(input: WrappedAdviceInput): Advice {
         ],
         indexName,
         ...(decimalQuery ? { rewrittenSql: decimalQuery } : {}),
+        ...(castCheck ? { castCheck } : {}),
         notes: [
           decimalQuery
             ? `${expression} is a DECIMAL: MySQL uses this index only when the constant is written as a decimal (the rewritten query; same rows, an integer converts to DECIMAL exactly).`
@@ -319,6 +322,7 @@ export function adviseWrapped(input: WrappedAdviceInput): Advice {
         ],
         indexName,
         notes: [],
+        ...(castCheck ? { castCheck } : {}),
       };
       const caveat = type.caveat?.(operator, otherValues(other));
       if (caveat) {
@@ -415,18 +419,25 @@ const NUMERIC_OR_TEMPORAL_CAST =
  * 1292) — offline the data is unknown, so say so and give the check to run first.
  */
 function castRiskNotes(input: WrappedAdviceInput, table: TableInfo): string[] {
-  if (input.wrapped.kind !== 'cast') return [];
+  const cast = castCheckOf(input, table);
+  if (!cast) return [];
+  const text = indexExpressionText(input.sql, input.wrapped.node, input.server.flavor);
+  const name = quoteIdentifier(cast.column);
+  const temporal = /DATE|TIME|YEAR/.test(cast.target);
+  const check = `SELECT COUNT(*) FROM ${quoteIdentifier(table.name)} WHERE ${name} IS NOT NULL AND ${castInvalidPredicate(name, cast.target)}`;
+  return [
+    `Risk: building the index computes ${text} for every stored row; if any ${cast.column} is not a valid ${temporal ? 'date/time' : 'number'}, the DDL fails (MySQL ERROR 1366 / 3751, MariaDB ERROR 1292) and later writes of such values fail too. Check first (0 means safe): ${check}`,
+  ];
+}
+
+/** The string column and numeric/temporal target of a CAST the DDL would index, if any. */
+function castCheckOf(input: WrappedAdviceInput, table: TableInfo): CastCheck | undefined {
+  if (input.wrapped.kind !== 'cast') return undefined;
   const text = indexExpressionText(input.sql, input.wrapped.node, input.server.flavor);
   const target = NUMERIC_OR_TEMPORAL_CAST.exec(text)?.[1]?.toUpperCase();
   const source = input.columns.find((column) => column.info && isStringInfo(column.info.dataType));
-  if (!target || !source?.info) return [];
-  const name = quoteIdentifier(source.info.name);
-  const check = /DATE|TIME|YEAR/.test(target)
-    ? `SELECT COUNT(*) FROM ${quoteIdentifier(table.name)} WHERE ${name} IS NOT NULL AND ${text} IS NULL`
-    : `SELECT COUNT(*) FROM ${quoteIdentifier(table.name)} WHERE ${name} NOT REGEXP '^[[:space:]]*[-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?[[:space:]]*$'`;
-  return [
-    `Risk: building the index computes ${text} for every stored row; if any ${source.info.name} is not a valid ${/DATE|TIME|YEAR/.test(target) ? 'date/time' : 'number'}, the DDL fails (MySQL ERROR 1366 / 3751, MariaDB ERROR 1292) and later writes of such values fail too. Check first (0 means safe): ${check}`,
-  ];
+  if (!target || !source?.info) return undefined;
+  return { table: table.name, column: source.info.name, target };
 }
 
 function isStringInfo(dataType: string): boolean {

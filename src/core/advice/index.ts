@@ -16,3 +16,10 @@ export {
   type SelectivityRequest,
   type TableSample,
 } from './selectivity.js';
+export {
+  applyCastChecks,
+  castCheckRequests,
+  castInvalidPredicate,
+  EXAMPLE_CHARS,
+  type CastSample,
+} from './cast-check.js';

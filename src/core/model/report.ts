@@ -36,6 +36,16 @@ export interface Suggestion {
   notes: string[];
   /** Filled by what-if verification (EXPLAIN before/after). */
   verification?: unknown;
+  /** The DDL CASTs a string column to a number or date: checked on a live sample (advice/cast-check.ts). */
+  castCheck?: CastCheck;
+}
+
+/** A string column the DDL converts with CAST(… AS target): every stored value must convert. */
+export interface CastCheck {
+  table: string;
+  column: string;
+  /** The CAST target's base type, upper case: SIGNED, UNSIGNED, DECIMAL, DOUBLE, DATE, DATETIME … */
+  target: string;
 }
 
 /** One finding, positions 1-based; `endColumn` is exclusive (Monaco's convention). */

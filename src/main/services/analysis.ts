@@ -17,7 +17,14 @@ import type { SchemaLoadSummary, SchemaSource } from '../../core/schema/ddl-load
 import { parseVersion } from '../../core/flavors/version.js';
 import { AdvisorError } from '../../shared/errors.js';
 import type { Connection } from 'mysql2/promise';
-import { applySelectivity, selectivityRequests, type SelectivityRequest } from '../../core/advice/index.js';
+import {
+  applyCastChecks,
+  applySelectivity,
+  castCheckRequests,
+  selectivityRequests,
+  type SelectivityRequest,
+} from '../../core/advice/index.js';
+import { sampleCastChecks } from './cast-check.js';
 import {
   sampleSelectivity,
   type MeasuredSample,
@@ -141,8 +148,9 @@ export async function runLiveAnalysis(
   schema: SchemaModel,
   options: AnalysisOptions & { sample?: SampleOptions | false } = {},
 ): Promise<AnalysisReport> {
-  const report = runAnalysis(sql, server, 'dsn', schema, options);
-  if (!server.database || options.sample === false || schema.source !== 'live') return report;
+  const analysed = runAnalysis(sql, server, 'dsn', schema, options);
+  if (!server.database || options.sample === false || schema.source !== 'live') return analysed;
+  const report = await checkCasts(connection, server, analysed, options.sample);
   const requests = selectivityRequests(report, server.flavor);
   if (requests.length === 0) return report;
   const skipped: SampleSkip[] = [];
@@ -151,6 +159,24 @@ export async function runLiveAnalysis(
     onSkip: (skip) => skipped.push(skip),
   }).catch(() => []);
   return noteSkippedSamples(noteBasis(applySelectivity(report, samples, server.flavor), samples), skipped);
+}
+
+/**
+ * Proposed DDL that CASTs a string column to a number or date, checked on a bounded sample of the
+ * stored values: withdrawn when some would not convert (the server would reject the DDL). Read-only.
+ */
+async function checkCasts(
+  connection: Connection,
+  server: ServerInfo,
+  report: AnalysisReport,
+  sample: SampleOptions | undefined,
+): Promise<AnalysisReport> {
+  const checks = castCheckRequests(report);
+  if (checks.length === 0 || !server.database) return report;
+  const samples = await sampleCastChecks(connection, server, server.database, checks, sample ?? {}).catch(
+    () => [],
+  );
+  return applyCastChecks(report, samples);
 }
 
 /**
@@ -234,10 +260,15 @@ export function liveStatementAnalysis(
     server: header,
     analyzeSlice: statementAnalyzer(analyzeOptions(server, 'dsn', schema, options)),
     finish: async (statements) => {
-      const report: AnalysisReport = { server: header, statements, errors: [] };
       if (!server.database || options.sample === false || schema.source !== 'live') return statements;
+      const report = await checkCasts(
+        connection,
+        server,
+        { server: header, statements, errors: [] },
+        options.sample,
+      );
       const requests = selectivityRequests(report, server.flavor);
-      if (requests.length === 0) return statements;
+      if (requests.length === 0) return report.statements;
       const samples: MeasuredSample[] = [];
       const skipped: SampleSkip[] = [];
       for (const request of requests) {

@@ -218,7 +218,7 @@ export async function sampleSelectivity(
 }
 
 /** `BASE TABLE`, `VIEW`, `SYSTEM VIEW`, `SEQUENCE` … of a table and its TABLE_ROWS, or null when it is not found. */
-async function tableType(
+export async function tableType(
   connection: Connection,
   database: string,
   table: string,
