@@ -15,6 +15,38 @@ export function isNode(value: unknown): value is AstNode {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * Walks every node of an AST without recursion (a chain of 20,000 ORs is 20,000 levels deep). A node
+ * `chain` accepts is handed to `visit`, which returns the nodes to walk on from it (its chain's terms)
+ * instead of its own children; `loc` is never walked. Each node is visited once.
+ */
+export function walkChains(
+  ast: unknown,
+  chain: (node: AstNode) => boolean,
+  visit: (node: AstNode) => unknown[],
+): void {
+  const stack: unknown[] = [ast];
+  const seen = new Set<object>();
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (Array.isArray(value)) {
+      for (const item of value) if (item && typeof item === 'object') stack.push(item);
+      continue;
+    }
+    if (!isNode(value) || seen.has(value)) continue;
+    seen.add(value);
+    if (chain(value)) {
+      for (const next of visit(value)) stack.push(next);
+      continue;
+    }
+    for (const key in value) {
+      if (key === 'loc') continue;
+      const child = value[key];
+      if (child && typeof child === 'object') stack.push(child);
+    }
+  }
+}
+
 export function nodeType(node: unknown): string | undefined {
   return isNode(node) && typeof node.type === 'string' ? node.type : undefined;
 }

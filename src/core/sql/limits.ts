@@ -8,7 +8,7 @@
 // chains are rebuilt as balanced trees (same operator, same operand order, same printed SQL). What is
 // still too deep gets the documented INPUT_TOO_COMPLEX error instead of a stack overflow.
 
-import { isNode, type AstNode } from './ast.js';
+import { isNode, walkChains, type AstNode } from './ast.js';
 
 /** Parenthesis nesting a statement may have after redundant pairs are removed. */
 export const MAX_NESTING_DEPTH = 1000;
@@ -103,32 +103,19 @@ const BOOLEAN = new Set(['AND', 'OR', 'XOR', '&&', '||']);
  * parentheses is a term of its own, so the printed SQL is unchanged. Iterative: no recursion on depth.
  */
 export function rebalanceBooleanChains(ast: unknown): void {
-  const stack: unknown[] = [ast];
-  const seen = new Set<object>();
-  while (stack.length > 0) {
-    const value = stack.pop();
-    if (Array.isArray(value)) {
-      for (const item of value) if (item && typeof item === 'object') stack.push(item);
-      continue;
-    }
-    if (!isNode(value) || seen.has(value)) continue;
-    seen.add(value);
-    if (value.type === 'binary_expr' && BOOLEAN.has(String(value.operator).toUpperCase())) {
-      const terms = chainTerms(value);
+  walkChains(
+    ast,
+    (node) => node.type === 'binary_expr' && BOOLEAN.has(String(node.operator).toUpperCase()),
+    (node) => {
+      const terms = chainTerms(node);
       if (terms.length > REBALANCE_FROM_TERMS) {
-        const balanced = balance(terms, value);
-        value.left = balanced.left;
-        value.right = balanced.right;
+        const balanced = balance(terms, node);
+        node.left = balanced.left;
+        node.right = balanced.right;
       }
-      for (const term of terms) stack.push(term);
-      continue;
-    }
-    for (const key in value) {
-      if (key === 'loc') continue;
-      const child = value[key];
-      if (child && typeof child === 'object') stack.push(child);
-    }
-  }
+      return terms;
+    },
+  );
 }
 
 /** The terms of a chain of one operator, left to right (parenthesised groups are terms). */

@@ -10,7 +10,7 @@
 // parenthesised group stays one term. The walk is iterative: a chain of 20,000 ORs must not overflow the
 // stack. XOR and `||` are left as parsed (the grammar puts them at another level altogether).
 
-import { isNode, type AstNode } from './ast.js';
+import { isNode, walkChains, type AstNode } from './ast.js';
 
 const AND = /^(AND|&&)$/i;
 const OR = /^OR$/i;
@@ -30,26 +30,7 @@ export function mayMixAndOr(sql: string): boolean {
 
 /** Rebuilds every mixed AND/OR chain of `ast` with AND binding tighter than OR (in place). */
 export function associateAndOr(ast: unknown): void {
-  const stack: unknown[] = [ast];
-  const seen = new Set<object>();
-  while (stack.length > 0) {
-    const value = stack.pop();
-    if (Array.isArray(value)) {
-      for (const item of value) if (item && typeof item === 'object') stack.push(item);
-      continue;
-    }
-    if (!isNode(value) || seen.has(value)) continue;
-    seen.add(value);
-    if (isChainNode(value)) {
-      for (const term of reassociate(value as AstNode)) stack.push(term);
-      continue;
-    }
-    for (const key in value) {
-      if (key === 'loc') continue;
-      const child = value[key];
-      if (child && typeof child === 'object') stack.push(child);
-    }
-  }
+  walkChains(ast, isChainNode, reassociate);
 }
 
 /** An operator between two terms, in the flattening's work list (not an AST node). */
