@@ -10,7 +10,10 @@
  *   scope's earlier windows, and there are earlier windows (in the first window of a scope every
  *   class would be new, which says nothing). "regressed ×N": the current p95, or time per
  *   execution, is at least `threshold` × the median of the same metric over the class's earlier
- *   windows (all of them in the scope, not only the series); the larger ratio is the factor.
+ *   windows (all of them in the scope, not only the series); the larger ratio is the factor. A
+ *   metric counts only when it also grew by at least MIN_REGRESSION_SECONDS: a statement of
+ *   0.2 ms that takes 0.5 ms on a busy machine is ×2.5 but noise (seen: 25 runs of a trivial
+ *   query marked "regressed ×2.1" while other jobs loaded the CPU), not what a DBA should chase.
  */
 import type { TopClass } from '../capture/top-classes.js';
 import { isoTimestamp } from './record.js';
@@ -26,6 +29,8 @@ import type {
 
 /** Default regression threshold: twice the median of the earlier windows. */
 export const DEFAULT_REGRESSION_THRESHOLD = 2;
+/** The least growth (seconds) of p95 or time per execution that can make a regression. */
+export const MIN_REGRESSION_SECONDS = 0.001;
 /** Default number of windows in a trend series. */
 export const DEFAULT_SERIES_WINDOWS = 20;
 
@@ -108,6 +113,7 @@ export function median(values: readonly (number | null)[]): number | null {
 
 function ratio(current: number | null, baseline: number | null): number | null {
   if (current === null || baseline === null || baseline <= 0 || !Number.isFinite(current)) return null;
+  if (current - baseline < MIN_REGRESSION_SECONDS) return current >= baseline ? 1 : current / baseline;
   return current / baseline;
 }
 

@@ -121,6 +121,22 @@ describe('trendMarkers', () => {
     ],
     ['did not run in the current window', null, [point(1, 10, 1)], 1, 2, { new: false, regressed: null }],
     [
+      'sub-millisecond: 0.2 ms to 0.5 ms per execution is ×2.5 but noise',
+      point(2, 25, 0.0125, 0.0009),
+      [point(1, 25, 0.005, 0.0003)],
+      1,
+      2,
+      { new: false, regressed: null },
+    ],
+    [
+      'a grown p95 of 1 ms or more counts: 0.4 ms to 1.6 ms',
+      point(2, 25, 0.005, 0.0016),
+      [point(1, 25, 0.005, 0.0004)],
+      1,
+      2,
+      { new: false, regressed: { factor: 4, metric: 'p95' } },
+    ],
+    [
       'earlier time 0 gives no ratio',
       point(2, 10, 5),
       [point(1, 10, 0)],
