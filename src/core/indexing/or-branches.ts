@@ -19,6 +19,10 @@
 // single-table query): otherwise which tied rows fill the LIMIT may differ, as it may between two runs
 // of the original. Nondeterministic functions (RAND() …) in a branch make it not equivalent (a branch's
 // condition is evaluated again in the guards).
+//
+// An OR of more than MAX_OR_BRANCHES branches is not split: each branch is designed as a statement of
+// its own, and a generated WHERE of 20,000 ORs (docs/parsing.md, "Limits") ran out of memory doing so.
+// Such an OR keeps the plan of the whole statement.
 
 import type { SchemaModel } from '../model/schema.js';
 import { findColumn } from '../model/schema.js';
@@ -35,6 +39,9 @@ const SEEK_ROLES = new Set(['equality', 'in', 'range', 'join']);
 /** Functions whose value changes between evaluations within one statement. */
 const VOLATILE =
   /\b(RAND|UUID|UUID_SHORT|SYSDATE|SLEEP|GET_LOCK|RELEASE_LOCK|BENCHMARK|LAST_INSERT_ID)\s*\(/i;
+
+/** The most OR branches designed one by one (more: the OR keeps the whole statement's plan). */
+const MAX_OR_BRANCHES = 32;
 
 type DesignBranch = (sql: string, ast: AstNode) => QueryIndexPlan | undefined;
 
@@ -54,6 +61,7 @@ export function designOrBranches(
   for (const conjunct of conjunctsOf(conditionTree(ast.where))) {
     if (!isOr(conjunct)) continue;
     const branches = orBranches(conjunct);
+    if (branches.length > MAX_OR_BRANCHES) continue;
     const orSpan = termSpan(conjunct, sql);
     if (!orSpan || branches.some((branch) => !termSpan(branch, sql) || hasSubquery(branch))) continue;
     const owner = ownerTable(branches, access);
