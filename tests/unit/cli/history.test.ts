@@ -7,7 +7,7 @@ import { parseSince } from '../../../src/cli/commands/history.js';
 import { historyCsvColumns } from '../../../src/core/history/index.js';
 import { runCliCaptured } from '../../support/cli.js';
 
-const event = (sql: string, second: number, time = '0.000100') =>
+const event = (sql: string, second: number, time = '0.001000') =>
   `# Time: 2026-11-26T10:00:0${second}.000001Z\n# User@Host: app[app] @ localhost [127.0.0.1]  Id:    42\n` +
   `# Query_time: ${time}  Lock_time: 0.000002 Rows_sent: 1  Rows_examined: 10\nuse shop;\nSET timestamp=1795000000;\n${sql};\n`;
 
@@ -26,7 +26,7 @@ beforeEach(() => {
   );
   fs.writeFileSync(
     second,
-    event("SELECT * FROM t WHERE a = 'x3'", 1, '0.000500') +
+    event("SELECT * FROM t WHERE a = 'x3'", 1, '0.005000') +
       event('SELECT COUNT(*) FROM t', 2) +
       event('SELECT COUNT(*) FROM t', 3),
   );
@@ -99,7 +99,7 @@ describe('sargable digest --record', () => {
 
     const text = await cli('history');
     expect(text.stdout).toMatch(/ \[- 2\] {2}new {2}select count\(\*\) from t\n/);
-    // 0.1 ms then 0.5 ms per execution (p95 and time per execution alike: the tie names p95).
+    // 1 ms then 5 ms per execution (p95 and time per execution alike: the tie names p95).
     expect(text.stdout).toMatch(/ \[2 1\] {2}regressed x5 \(p95\) {2}select \* from t where a = \?\n/);
   });
 
