@@ -118,7 +118,7 @@ describe.each(testServers())('Transactions view on $flavor', ({ flavor, url }) =
     }
   }, 60_000);
 
-  it("a killed session's transaction is not listed though INNODB_TRX's 100 ms cache still has it", async () => {
+  it("a killed session's transaction is not listed though INNODB_TRX's 100 ms cache still has it", async (context) => {
     const { connections, userDataDir, call } = testHandlers('sargable-trx-view-it');
     try {
       await withScratchDatabase(url, async (db, database) => {
@@ -127,32 +127,46 @@ describe.each(testServers())('Transactions view on $flavor', ({ flavor, url }) =
         const opened = await call('connection.open', { dsn: `${url.replace(/\/$/, '')}/${database}` });
         if (!opened.ok) throw new Error(opened.error.message);
         const { connectionId } = opened.value as { connectionId: string };
-        const blocker = await connect(url, database);
-        blocker.on('error', () => undefined);
-        try {
-          await blocker.query('START TRANSACTION');
-          await blocker.query('UPDATE accounts SET balance = balance - 10 WHERE id = 1');
-          // Any session's read fills the cache (a monitoring tool, or the check a user just ran).
-          await db.query('SELECT COUNT(*) FROM information_schema.INNODB_TRX');
-          await db.query(`KILL CONNECTION ${blocker.threadId}`);
-          const listed = async () => {
+        // The cached row lives at most 100 ms after the read that filled the cache: on a loaded machine
+        // the kill and the next read can take longer, and the cache no longer has it. Try a few times
+        // for the state the test is about; say so (skipped) when this machine never shows it.
+        for (let attempt = 0; attempt < 10; attempt++) {
+          const blocker = await connect(url, database);
+          blocker.on('error', () => undefined);
+          try {
+            await blocker.query('START TRANSACTION');
+            await blocker.query('UPDATE accounts SET balance = balance - 10 WHERE id = 1');
+            // Any session's read fills the cache (a monitoring tool, or the check a user just ran).
+            await db.query('SELECT COUNT(*) FROM information_schema.INNODB_TRX');
+            await db.query(`KILL CONNECTION ${blocker.threadId}`);
+            // KILL only flags the session: wait (briefly, inside the cache's 100 ms) until it has left.
+            const killed = Date.now();
+            while (Date.now() - killed < 60) {
+              const [gone] = await db.query<RowDataPacket[]>(
+                'SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE ID = ?',
+                [blocker.threadId],
+              );
+              if (Number(gone[0]?.n) === 0) break;
+            }
             const [rows] = await db.query<RowDataPacket[]>(
               'SELECT (SELECT COUNT(*) FROM information_schema.INNODB_TRX WHERE trx_mysql_thread_id = ?) AS trx, ' +
                 '(SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID = ?) AS process',
               [blocker.threadId, blocker.threadId],
             );
-            return { trx: Number(rows[0]?.trx), process: Number(rows[0]?.process) };
-          };
-          // Canary: right after the kill, INNODB_TRX (cached) lists it while the processlist has no session.
-          expect(await listed()).toEqual({ trx: 1, process: 0 });
-          const reply = await call('locks.transactions', { connectionId });
-          if (!reply.ok) throw new Error(reply.error.message);
-          const snapshot = reply.value as TransactionsSnapshot;
-          expect(snapshot.transactions.map((trx) => trx.threadId)).not.toContain(blocker.threadId);
-          expect(snapshot.processlist.map((row) => row.id)).not.toContain(blocker.threadId);
-        } finally {
-          await blocker.end().catch(() => undefined);
+            // Canary: right after the kill, INNODB_TRX (cached) lists it while the processlist has no session.
+            const cached = Number(rows[0]?.trx) === 1 && Number(rows[0]?.process) === 0;
+            const reply = await call('locks.transactions', { connectionId });
+            if (!reply.ok) throw new Error(reply.error.message);
+            const snapshot = reply.value as TransactionsSnapshot;
+            expect(snapshot.transactions.map((trx) => trx.threadId)).not.toContain(blocker.threadId);
+            expect(snapshot.processlist.map((row) => row.id)).not.toContain(blocker.threadId);
+            if (cached) return;
+          } finally {
+            await blocker.end().catch(() => undefined);
+          }
+          await db.query('UPDATE accounts SET balance = 100 WHERE id = 1');
         }
+        context.skip('INNODB_TRX never still listed the killed transaction right after KILL on this machine');
       });
     } finally {
       await connections.closeAll();
