@@ -52,6 +52,7 @@ import {
   type Outcome,
   type Read,
   RECORD_SEPARATOR,
+  SERVER_HEADER,
   trimTerminator,
 } from './record.js';
 
@@ -71,10 +72,6 @@ export { LONG_QUERY_HEAD } from './record-lex.js';
 /** Room for the header lines in front of an over-long record's query head. */
 const LONG_HEADER_ROOM = 64 * 1024;
 const CRLF = /\r\n/g;
-/** The first header line(s) of an event as servers write them (see headerFollows()). */
-const SERVER_HEADER =
-  /^(?:# Time: (?:\d{6} {1,2}\d{1,2}:\d\d:\d\d(?:\.\d+)?|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)?)[ \t]*(?:\n|$)|# User@Host: [^\n]*\[[^\n]*\] @ [^\n]*\[[^\n]*\])/;
-
 /**
  * Creates a streaming slow-log parser. Push binary-string chunks of any size; the events
  * and skips are identical whatever the chunking.

@@ -24,6 +24,9 @@ import { ATTRIBUTE_LINE_OP, ParsedSlowLogEvent, perlTruthy, type SlowLogEvent } 
 import { queryEndsOpen } from './record-lex.js';
 
 export const RECORD_SEPARATOR = ';\n#';
+/** The first header line(s) of an event as servers write them (see headerFollows()). */
+export const SERVER_HEADER =
+  /^(?:# Time: (?:\d{6} {1,2}\d{1,2}:\d\d:\d\d(?:\.\d+)?|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)?)[ \t]*(?:\n|$)|# User@Host: [^\n]*\[[^\n]*\] @ [^\n]*\[[^\n]*\])/;
 const USER_HOST_SLOTS = 256;
 export const WS = '[ \\t\\n\\r\\f\\v]';
 const BANNER = new RegExp(
@@ -66,6 +69,16 @@ export interface Outcome {
 }
 
 /** Perl `split`: like String#split but trailing empty fields are removed. */
+/** Pieces of a `;\n#` split glued back where the next piece does not start with a server header. */
+function rejoinUnlessHeader(chunks: string[]): string[] {
+  const out: string[] = [chunks[0]!];
+  for (const chunk of chunks.slice(1)) {
+    if (SERVER_HEADER.test('#' + chunk)) out.push(chunk);
+    else out[out.length - 1] += RECORD_SEPARATOR + chunk;
+  }
+  return out;
+}
+
 export function perlSplit(text: string, separator: string | RegExp): string[] {
   const parts = text.split(separator);
   while (parts.length > 0 && parts[parts.length - 1] === '') parts.pop();
@@ -257,7 +270,11 @@ export function createRecordParser(strict: boolean, lookAhead: LookAhead): Recor
       banner.lastIndex = 0;
       hadBanner = true;
       stmt = stmt.replace(banner, '');
-      const chunks = perlSplit(stmt, RECORD_SEPARATOR);
+      let chunks = perlSplit(stmt, RECORD_SEPARATOR);
+      // Strict: the stream splits a record only where a header the server wrote follows (a `;\n#`
+      // inside a literal, or `# administrator command:` after `SET timestamp`, stays in the record);
+      // the pieces of a record that held a banner are rejoined by the same rule.
+      if (strict && chunks.length > 1) chunks = rejoinUnlessHeader(chunks);
       if (chunks.length > 1) {
         stmt = chunks[0] ?? '';
         out.front = chunks.slice(1);

@@ -103,6 +103,23 @@ describe('slow-log reading where pt-query-digest is wrong', () => {
     expect(pt[1]).toContain('mariadbd, Version');
   });
 
+  it("after the banner, an administrator command that follows SET timestamp is that event's statement (no empty event)", () => {
+    // As MySQL 8.0.33 wrote it under sysbench (COM_STMT_PREPARE refused, Errno 1295): the first event
+    // of a fresh log. pt-query-digest reads two "administrator command: Prepare" events; the default
+    // reading once split the banner's record at the command and read an empty event in front of it.
+    const admin = (id: number, use: boolean): string =>
+      '# Time: 2026-11-27T04:42:47.219066Z\n' +
+      `# User@Host: sargable[sargable] @  [127.0.0.1]  Id:    ${id}\n` +
+      '# Query_time: 0.000835  Lock_time: 0.000000 Rows_sent: 0  Rows_examined: 0 Errno: 1295\n' +
+      `${use ? 'use sbtest;\n' : ''}SET timestamp=1795754567;\n# administrator command: Prepare;\n`;
+    const log = BANNER + admin(13, true) + admin(11, false) + event('SELECT 1', 2);
+    const expected = ['administrator command: Prepare', 'administrator command: Prepare', 'SELECT 1'];
+    for (const sizes of [[], [1], [7], [64]]) {
+      expect(parse(log, { sizes }).queries).toEqual(expected);
+      expect(parse(log, { sizes, ptCompatible: true }).queries).toEqual(expected);
+    }
+  });
+
   it('a log with CRLF line ends gives the same statements as with LF', () => {
     const log = BANNER + event('SELECT 1', 1) + event('SELECT\n  2', 2) + event("SELECT 'a;\n# b'", 3);
     const crlf = log.replace(/\n/g, '\r\n');
