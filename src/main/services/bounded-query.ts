@@ -9,6 +9,7 @@
 // Used by EXPLAIN (explain.ts), selectivity samples, lock rewrites and the slow-log table reader.
 
 import type { Connection } from 'mysql2/promise';
+import type { ServerInfo } from '../../core/model/server-info.js';
 import { AdvisorError } from '../../shared/errors.js';
 import { queryKillerOf, type QueryKiller } from './connection.js';
 
@@ -97,4 +98,16 @@ export async function boundedQuery<T>(
     // The statement finished while the kill was on its way: answer after it, so it cannot hit the next one.
     if (killing) await killing.catch(() => undefined);
   }
+}
+
+/**
+ * A read-only SELECT limited by the server itself where it can: MySQL's MAX_EXECUTION_TIME hint, or
+ * MariaDB's SET STATEMENT max_statement_time … FOR (else as written: the boundedQuery watchdog stays).
+ */
+export function serverTimeLimitedSelect(select: string, server: ServerInfo, timeoutMs: number): string {
+  if (server.capabilities.maxExecutionTimeHint)
+    return select.replace(/^SELECT /, `SELECT /*+ MAX_EXECUTION_TIME(${timeoutMs}) */ `);
+  if (server.capabilities.maxStatementTime)
+    return `SET STATEMENT max_statement_time=${(timeoutMs / 1000).toFixed(3)} FOR ${select}`;
+  return select;
 }

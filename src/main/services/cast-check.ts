@@ -13,7 +13,7 @@ import type { Connection, RowDataPacket } from 'mysql2/promise';
 import { castInvalidPredicate, EXAMPLE_CHARS, type CastSample } from '../../core/advice/index.js';
 import type { CastCheck } from '../../core/model/report.js';
 import type { ServerInfo } from '../../core/model/server-info.js';
-import { boundedQuery } from './bounded-query.js';
+import { boundedQuery, serverTimeLimitedSelect } from './bounded-query.js';
 import { SAMPLE_ROWS, SAMPLE_TIMEOUT_MS, tableType, type SampleOptions } from './selectivity.js';
 
 const quote = (name: string): string => `\`${name.replace(/`/g, '``')}\``;
@@ -35,11 +35,7 @@ export async function sampleCastChecks(
     const column = quote(check.column);
     const keep = described.rows === null || described.rows > limit;
     const select = `SELECT COUNT(*) AS sampled, COALESCE(SUM(bad), 0) AS invalid, MIN(CASE WHEN bad = 1 THEN LEFT(v, ${EXAMPLE_CHARS + 1}) END) AS example FROM (SELECT ${column} AS v, (${castInvalidPredicate(column, check.target)}) AS bad FROM ${quote(database)}.${quote(check.table)} WHERE ${column} IS NOT NULL${keep ? ' ORDER BY RAND()' : ''} LIMIT ${limit}) AS sargable_cast_sample`;
-    const sql = server.capabilities.maxExecutionTimeHint
-      ? select.replace(/^SELECT /, `SELECT /*+ MAX_EXECUTION_TIME(${timeoutMs}) */ `)
-      : server.capabilities.maxStatementTime
-        ? `SET STATEMENT max_statement_time=${(timeoutMs / 1000).toFixed(3)} FOR ${select}`
-        : select;
+    const sql = serverTimeLimitedSelect(select, server, timeoutMs);
     try {
       const rows = await boundedQuery<RowDataPacket[]>(connection, sql, {
         timeoutMs: timeoutMs + 1_000,

@@ -24,7 +24,7 @@ import { lexSql, versionNumber } from '../../core/sql/lexer.js';
 import { executionRisks } from '../../core/sql/side-effects.js';
 import { AdvisorError } from '../../shared/errors.js';
 import type { QueryKiller } from './connection.js';
-import { boundedQuery } from './bounded-query.js';
+import { boundedQuery, serverTimeLimitedSelect } from './bounded-query.js';
 import { sampleConfidence, serverDistinctCounts, type DistinctBasis } from './column-statistics.js';
 
 /** Rows read per table (the first rows the server returns; the whole table when smaller). */
@@ -163,11 +163,7 @@ export async function sampleSelectivity(
       .join(', ')} FROM (SELECT ${request.reads.map(quote).join(', ')} FROM ${quote(database)}.${quote(
       request.table,
     )}${keep ? ' ORDER BY RAND()' : ''} LIMIT ${limit}) AS sargable_sample`;
-    const sql = server.capabilities.maxExecutionTimeHint
-      ? select.replace(/^SELECT /, `SELECT /*+ MAX_EXECUTION_TIME(${timeoutMs}) */ `)
-      : server.capabilities.maxStatementTime
-        ? `SET STATEMENT max_statement_time=${(timeoutMs / 1000).toFixed(3)} FOR ${select}`
-        : select;
+    const sql = serverTimeLimitedSelect(select, server, timeoutMs);
     try {
       const rows = await boundedQuery<RowDataPacket[]>(connection, sql, {
         timeoutMs: timeoutMs + 1_000,
