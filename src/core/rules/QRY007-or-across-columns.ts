@@ -10,11 +10,16 @@
  *   known: reported only when some branch column has no index leading with it (then index_merge is
  *   impossible and the server scans), as a warning; unknown table: an info note.
  * - An OR over one column (`a = 1 OR a = 2`) is an IN list to the optimizer: not reported.
+ * - Suggestions (known table only): the index design's split of this OR (advice/or-union.ts over
+ *   indexing/or-branches.ts): one index per branch, and the UNION ALL rewrite with the design's own
+ *   `equivalent` flag (first when equivalent, after the index otherwise). None when the design does not
+ *   split this OR (a branch no index could seek, a nested block).
  */
 
 import { ancestorsOf, isConjunct } from '../advice/sql-edit.js';
 import type { TableInfo } from '../model/schema.js';
 import { hasDoubleQuoted, quotesIdentifiers } from '../advice/literals.js';
+import { orUnionAdvice } from '../advice/or-union.js';
 import { columnRefs, isNode, type AstNode } from '../sql/ast.js';
 import type { PredicateSite, ScopeTable } from '../sql/predicates.js';
 import { defineRule } from './engine.js';
@@ -55,9 +60,10 @@ export const rule = defineRule({
     docs: {
       antiPattern: "SELECT id FROM users WHERE email = 'a@example.com' OR phone = '555-0100'",
       bestPractice:
-        "SELECT id FROM users WHERE email = 'a@example.com' UNION ALL SELECT id FROM users WHERE phone = '555-0100' AND (email <> 'a@example.com' OR email IS NULL)",
+        "SELECT id FROM users WHERE email = 'a@example.com' UNION ALL SELECT id FROM users WHERE phone = '555-0100' AND (email = 'a@example.com') IS NOT TRUE",
       notes: [
         'Either index every branch column (the optimizer can then merge the ranges: EXPLAIN type index_merge, "Using union(…)"), or split the OR into a UNION ALL whose later branches exclude the rows of the earlier ones (as above) so each branch seeks its own index; plain UNION also removes duplicates, but also duplicates the query returned on purpose.',
+        'With the table known, the suggestions are the index design\'s (docs/indexing.md, "OR across columns"): one index per branch, and the UNION ALL of one SELECT per branch in which branch k adds `(branch j) IS NOT TRUE` for every earlier j, so a row comes back once and a row whose earlier branch is NULL is kept. It is marked equivalent only when it returns the same rows: not for GROUP BY / aggregates (no rewrite), nor with a LIMIT over an ORDER BY that is not a total order, nor when a branch calls RAND() or another nondeterministic function (offered after the index, not equivalent). DISTINCT becomes UNION. Rows on NULL edge cases are compared on both servers (tests/integration/advice-or-union.test.ts).',
         'Not reported when another AND-ed condition narrows the same table (an equality, IN, range or LIKE prefix), nor for an OR over one column (the optimizer treats it as IN).',
       ],
     },
@@ -125,6 +131,17 @@ export const rule = defineRule({
       const missing = known ? columns.filter((column) => !leadingIndex(known, column)) : [];
       if (known && missing.length === 0) continue;
       const expression = context.textOf(or);
+      const advice = known
+        ? orUnionAdvice({
+            ast: context.ast,
+            sql: context.sql,
+            schema: context.schema,
+            server: context.server,
+            table: known.name,
+            branches: orBranches(or).map((branch) => context.textOf(branch)),
+            topLevel: site.clause === 'where' && andConjuncts(context.ast.where).includes(or),
+          })
+        : { suggestions: [], notes: [] };
       context.report({
         messageId: known ? 'unindexed' : 'unknown',
         data: {
@@ -138,6 +155,8 @@ export const rule = defineRule({
         table: known?.name ?? null,
         columns,
         expression,
+        suggestions: advice.suggestions,
+        ...(advice.notes.length > 0 ? { notes: advice.notes } : {}),
       });
     }
   },
