@@ -55,6 +55,8 @@ const selected = parseArgs(process.argv.slice(2));
 const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sargable-test-reports-'));
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const summary = [];
+/** Failed tests by name with the first lines of their error, printed again at the end (a CI log is often read from its tail). */
+const failures = [];
 let currentChild = null;
 let servers = null;
 let interrupted = false;
@@ -87,6 +89,53 @@ function runCommand(command, args, env = process.env) {
       resolve(code ?? (signal ? 1 : 0));
     });
   });
+}
+
+const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
+
+/** The first lines of an error message, without colour codes. */
+function firstLines(message, count = 4) {
+  return String(message ?? '')
+    .replace(ANSI, '')
+    .replaceAll(`${root}${path.sep}`, '')
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .filter((line) => line.trim() !== '')
+    .slice(0, count);
+}
+
+/** Collects the failed tests of a Vitest JSON report (a file that failed outside any test counts too). */
+function collectVitestFailures(project, report) {
+  for (const file of report.testResults ?? []) {
+    const name = path.relative(root, file.name ?? '');
+    const failed = (file.assertionResults ?? []).filter((test) => test.status === 'failed');
+    for (const test of failed)
+      failures.push({
+        title: `${project}: ${name} › ${test.fullName}`,
+        lines: firstLines(test.failureMessages?.[0]),
+      });
+    if (failed.length === 0 && file.status === 'failed')
+      failures.push({ title: `${project}: ${name}`, lines: firstLines(file.message) });
+  }
+}
+
+/** Collects the unexpected results of a Playwright JSON report. */
+function collectPlaywrightFailures(report) {
+  const walk = (suite, trail) => {
+    const here = suite.title && !suite.title.endsWith('.ts') ? [...trail, suite.title] : trail;
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        if (test.status !== 'unexpected') continue;
+        const last = test.results?.[test.results.length - 1];
+        failures.push({
+          title: `e2e: ${spec.file}:${spec.line} › ${[...here, spec.title].join(' › ')}`,
+          lines: firstLines(last?.error?.message ?? last?.errors?.[0]?.message),
+        });
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child, here);
+  };
+  for (const suite of report.suites ?? []) walk(suite, []);
 }
 
 function readJson(file) {
@@ -144,6 +193,7 @@ async function vitestStep(project, env) {
     env,
   );
   const report = readJson(reportFile);
+  if (report) collectVitestFailures(project, report);
   const counts = report
     ? {
         passed: report.numPassedTests ?? 0,
@@ -170,7 +220,9 @@ async function e2eStep(env) {
     PLAYWRIGHT_JSON_OUTPUT_FILE: reportFile,
     PLAYWRIGHT_JSON_OUTPUT_NAME: reportFile,
   });
-  const stats = readJson(reportFile)?.stats;
+  const playwrightReport = readJson(reportFile);
+  if (playwrightReport) collectPlaywrightFailures(playwrightReport);
+  const stats = playwrightReport?.stats;
   const counts = stats
     ? {
         passed: (stats.expected ?? 0) + (stats.flaky ?? 0),
@@ -225,6 +277,14 @@ async function stopServers() {
 
 function finish() {
   fs.rmSync(reportDir, { recursive: true, force: true });
+  if (failures.length > 0) {
+    process.stdout.write(`\n=== failed tests (${failures.length}) ===\n`);
+    for (const failure of failures.slice(0, 20)) {
+      process.stdout.write(`✗ ${failure.title}\n`);
+      for (const line of failure.lines) process.stdout.write(`    ${line}\n`);
+    }
+    if (failures.length > 20) process.stdout.write(`… and ${failures.length - 20} more above\n`);
+  }
   process.stdout.write('\n=== summary ===\n');
   for (const line of summary) process.stdout.write(`${line}\n`);
   process.stdout.write(
