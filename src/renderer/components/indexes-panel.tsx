@@ -104,9 +104,6 @@ function StatementPlan({
   statement: StatementReport;
 }) {
   const plan = statement.indexPlan!;
-  const analysis = activeAnalysis(state);
-  const items = analysis.status === 'done' ? analysis.items : [];
-  const blocked = verifyBlocked(state);
   return (
     <article className="index-plan" data-testid="index-plan-statement">
       <header className="index-plan__head">
@@ -116,75 +113,130 @@ function StatementPlan({
         </code>
       </header>
       {plan.drivingTable && <p className="index-plan__note">{plan.notes.find((n) => /drives/.test(n))}</p>}
-      {plan.tables.map((table) => {
-        // The IDX001 finding of this table and statement carries the same DDL: it is what what-if verifies.
-        const finding = items.find(
-          (item) =>
-            item.kind === 'finding' &&
-            item.statementIndex === statement.index &&
-            item.finding.rule === 'IDX001' &&
-            item.finding.table?.toLowerCase() === table.table.toLowerCase(),
-        );
-        const verification = finding ? state.verifications[`${finding.key}#0`] : undefined;
-        return (
-          <div
-            key={`${table.table}-${table.alias ?? ''}`}
-            className="index-plan__table"
-            data-testid="index-plan-table"
-            data-verdict={table.verdict}
-          >
-            <div className="index-plan__title">
-              <strong>{table.table}</strong>
-              {table.alias && <span className="chip chip--muted">as {table.alias}</span>}
-              {table.role !== 'only' && <span className="chip">{table.role}</span>}
-              <span
-                className={`badge ${table.verdict === 'create' || table.verdict === 'extend' ? 'badge--caution' : 'badge--ok'}`}
-                data-testid="index-plan-verdict"
-              >
-                {verdictLabel[table.verdict]}
-              </span>
-              {table.covering && <span className="badge badge--ok">covering</span>}
-              {table.sortFromIndex && <span className="badge badge--ok">sort from index</span>}
-            </div>
-            {table.parts.length > 0 && <KeyParts parts={table.parts} />}
-            {table.existingIndex && (
-              <p className="index-plan__replaces" data-testid="index-plan-replaces">
-                {table.verdict === 'extend'
-                  ? `Replaces ${table.existingIndex}: it is a left prefix of this index, dropped and re-added in one ALTER.`
-                  : `Uses the existing index ${table.existingIndex}: nothing to add.`}
-              </p>
-            )}
-            {table.notes.length > 0 && (
-              <ul className="index-plan__why" aria-label="Why this column order">
-                {table.notes.map((note) => (
-                  <li key={note}>{note}</li>
-                ))}
-              </ul>
-            )}
-            {table.ddl.length > 0 && <pre className="index-plan__ddl">{table.ddl.join('\n')}</pre>}
-            {table.ddl.length > 0 && finding && (
-              <div className="index-plan__explain">
-                <button
-                  type="button"
-                  className="button button--small"
-                  disabled={blocked !== null}
-                  title={
-                    blocked ??
-                    'Build the index invisibly (or in the sandbox), EXPLAIN before and after, drop it'
-                  }
-                  onClick={() => openVerify(wb, finding.key, 0)}
-                  data-testid="index-plan-explain"
-                >
-                  EXPLAIN before/after
-                </button>
-                {blocked && <span className="index-plan__blocked">{blocked}</span>}
-                {verification && <WhatIfResult reply={verification} />}
-              </div>
-            )}
-          </div>
-        );
-      })}
+      {plan.tables.map((table, position) => (
+        <PlanTable
+          key={planEntryKey(table, position)}
+          wb={wb}
+          state={state}
+          statement={statement}
+          table={table}
+          position={position}
+        />
+      ))}
     </article>
+  );
+}
+
+/**
+ * A plan entry's React key: its position in the statement's plan with its scope and table. One table can
+ * have several entries (one per OR branch, UNION branch, subquery …), so table and alias alone repeat.
+ */
+export function planEntryKey(table: TableIndexPlan, position: number): string {
+  return `${position}:${table.scope ?? 'main'}:${table.table}:${table.alias ?? ''}`;
+}
+
+/** One table of a statement's Index plan: key parts and why, what it replaces, EXPLAIN before/after. */
+function PlanTable({
+  wb,
+  state,
+  statement,
+  table,
+  position,
+}: {
+  wb: Workbench;
+  state: WorkbenchState;
+  statement: StatementReport;
+  table: TableIndexPlan;
+  position: number;
+}) {
+  const plan = statement.indexPlan!;
+  const analysis = activeAnalysis(state);
+  const items = analysis.status === 'done' ? analysis.items : [];
+  const blocked = verifyBlocked(state);
+  // The IDX001 finding of this table and statement carries the DDL of every entry of the table (one per
+  // OR branch, block …): it is what what-if verifies, so its button and result sit on the first such entry.
+  const finding = items.find(
+    (item) =>
+      item.kind === 'finding' &&
+      item.statementIndex === statement.index &&
+      item.finding.rule === 'IDX001' &&
+      item.finding.table?.toLowerCase() === table.table.toLowerCase(),
+  );
+  const sameTable = plan.tables.filter(
+    (other) => other.table.toLowerCase() === table.table.toLowerCase() && other.ddl.length > 0,
+  );
+  const verifiesHere = finding !== undefined && table.ddl.length > 0 && sameTable[0] === table;
+  const verification = verifiesHere ? state.verifications[`${finding.key}#0`] : undefined;
+  return (
+    <div
+      className="index-plan__table"
+      data-testid="index-plan-table"
+      data-verdict={table.verdict}
+      data-scope={table.scope ?? 'main'}
+      data-position={position}
+    >
+      <div className="index-plan__title">
+        <strong>{table.table}</strong>
+        {table.alias && <span className="chip chip--muted">as {table.alias}</span>}
+        {table.role !== 'only' && <span className="chip">{table.role}</span>}
+        {table.scope && (
+          <span
+            className="chip chip--muted index-plan__scope"
+            title="The query block or OR branch this entry serves"
+            data-testid="index-plan-scope"
+          >
+            {table.scope}
+          </span>
+        )}
+        <span
+          className={`badge ${table.verdict === 'create' || table.verdict === 'extend' ? 'badge--caution' : 'badge--ok'}`}
+          data-testid="index-plan-verdict"
+        >
+          {verdictLabel[table.verdict]}
+        </span>
+        {table.covering && <span className="badge badge--ok">covering</span>}
+        {table.sortFromIndex && <span className="badge badge--ok">sort from index</span>}
+      </div>
+      {table.parts.length > 0 && <KeyParts parts={table.parts} />}
+      {table.existingIndex && (
+        <p className="index-plan__replaces" data-testid="index-plan-replaces">
+          {table.verdict === 'extend'
+            ? `Replaces ${table.existingIndex}: it is a left prefix of this index, dropped and re-added in one ALTER.`
+            : `Uses the existing index ${table.existingIndex}: nothing to add.`}
+        </p>
+      )}
+      {table.notes.length > 0 && (
+        <ul className="index-plan__why" aria-label="Why this column order">
+          {table.notes.map((note) => (
+            <li key={note}>{note}</li>
+          ))}
+        </ul>
+      )}
+      {table.ddl.length > 0 && <pre className="index-plan__ddl">{table.ddl.join('\n')}</pre>}
+      {verifiesHere && (
+        <div className="index-plan__explain">
+          <button
+            type="button"
+            className="button button--small"
+            disabled={blocked !== null}
+            title={
+              blocked ?? 'Build the index invisibly (or in the sandbox), EXPLAIN before and after, drop it'
+            }
+            onClick={() => openVerify(wb, finding.key, 0)}
+            data-testid="index-plan-explain"
+          >
+            EXPLAIN before/after
+          </button>
+          {sameTable.length > 1 && (
+            <span className="index-plan__note">
+              Builds the indexes of all {sameTable.length} entries of {table.table} together.
+            </span>
+          )}
+          {blocked && <span className="index-plan__blocked">{blocked}</span>}
+          {verification && <WhatIfResult reply={verification} />}
+        </div>
+      )}
+    </div>
   );
 }
 
