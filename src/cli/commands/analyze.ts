@@ -52,7 +52,8 @@ Options:
   --disable RULES          do not run these rules (comma-separated IDs, e.g. IDX001,FUN.001)
   --enable RULES           also run these opt-in rules, off by default (comma-separated IDs, e.g.
                            QRY001)
-  --workspace FILE         honour the rules disabled in this workspace file (.sargable.json)
+  --workspace FILE         honour the rules disabled and the opt-in rules enabled in this workspace
+                           file (.sargable.json)
   --no-statistics          with --dsn: do not sample live selectivity (COUNT(DISTINCT …) over at
                            most 10,000 rows per table, read-only, 2 s limit each)
   --verify                 with --dsn: prove each index suggestion with EXPLAIN before/after (what-if)
@@ -114,8 +115,9 @@ export const run: CliCommand = async (argv, io) => {
   if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1) {
     throw new UsageError('--verify-threshold must be a number from 0 to 1, e.g. 0.5');
   }
-  const disabledRules = await disabledRulesFrom(values.disable, values.workspace, io);
-  const enabledRules = enabledRulesFrom(values.enable, disabledRules);
+  const saved = values.workspace ? await workspaceRules(values.workspace, io) : undefined;
+  const disabledRules = disabledRulesFrom(values.disable, saved);
+  const enabledRules = enabledRulesFrom(values.enable, disabledRules, saved, io);
   const input = positionals[0];
   const fromStdin = input === undefined || input === '-';
   const name = fromStdin ? '<stdin>' : input;
@@ -249,12 +251,23 @@ async function withLiveAnalysis(
   }
 }
 
+/** The rule choices saved in a workspace file (the app's "Disable rule" and "Opt-in rules"). */
+interface SavedRules {
+  disabledRules: readonly string[];
+  enabledRules: readonly string[];
+}
+
+async function workspaceRules(file: string, io: CliIo): Promise<SavedRules> {
+  const parsed = parseWorkspace(await readText(file, io, 'workspace file'));
+  if (!parsed.ok) throw new UsageError(parsed.problem.message);
+  return {
+    disabledRules: parsed.workspace.disabledRules ?? [],
+    enabledRules: parsed.workspace.enabledRules ?? [],
+  };
+}
+
 /** Rule IDs from `--disable` (comma-separated, repeatable) and a workspace file's `disabledRules`. */
-async function disabledRulesFrom(
-  flags: string[] | undefined,
-  workspaceFile: string | undefined,
-  io: CliIo,
-): Promise<string[]> {
+function disabledRulesFrom(flags: string[] | undefined, saved: SavedRules | undefined): string[] {
   const known = new Set(Object.values(registry).map((rule) => rule.meta.id));
   const ids = new Set<string>();
   for (const flag of flags ?? [])
@@ -267,16 +280,22 @@ async function disabledRulesFrom(
         );
       ids.add(id);
     }
-  if (workspaceFile) {
-    const parsed = parseWorkspace(await readText(workspaceFile, io, 'workspace file'));
-    if (!parsed.ok) throw new UsageError(parsed.problem.message);
-    for (const id of parsed.workspace.disabledRules ?? []) ids.add(id);
-  }
+  for (const id of saved?.disabledRules ?? []) ids.add(id);
   return [...ids].sort();
 }
 
-/** Opt-in rule IDs from `--enable` (comma-separated, repeatable): known, opt-in, and not also disabled. */
-function enabledRulesFrom(flags: string[] | undefined, disabled: readonly string[]): string[] {
+/**
+ * Opt-in rule IDs from `--enable` (comma-separated, repeatable: known, opt-in, and not also disabled)
+ * and a workspace file's `enabledRules` (the app's opt-in choices). A disabled rule stays off, as in the
+ * app; a saved ID that is not an opt-in rule of this version (renamed, now on by default) is skipped
+ * with a note on standard error, since the file may come from another version.
+ */
+function enabledRulesFrom(
+  flags: string[] | undefined,
+  disabled: readonly string[],
+  saved: SavedRules | undefined,
+  io: CliIo,
+): string[] {
   const optIn = Object.values(registry)
     .filter((rule) => rule.meta.optIn && !rule.meta.replacedBy)
     .map((rule) => rule.meta.id)
@@ -296,6 +315,16 @@ function enabledRulesFrom(flags: string[] | undefined, disabled: readonly string
         throw new UsageError(`--enable: ${id} is also disabled (--disable or the workspace file)`);
       ids.add(id);
     }
+  for (const id of saved?.enabledRules ?? []) {
+    if (disabled.includes(id)) continue;
+    if (!optIn.includes(id)) {
+      io.stderr(
+        `note: the workspace file enables ${id}, which is not an opt-in rule of this version (${registry[id] ? 'it runs by default' : 'unknown'}): ignored.\n`,
+      );
+      continue;
+    }
+    ids.add(id);
+  }
   return [...ids].sort();
 }
 

@@ -142,6 +142,54 @@ describe('sargable analyze: disabled rules', () => {
     });
   });
 
+  it("--workspace runs the workspace's enabled opt-in rules (the UI's choices); its disabled rules stay off", async () => {
+    const { writeFile, mkdtemp } = await import('node:fs/promises');
+    const os = await import('node:os');
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'sargable-cli-'));
+    const write = async (name: string, rules: Record<string, string[]>): Promise<string> => {
+      const file = path.join(dir, name);
+      await writeFile(
+        file,
+        JSON.stringify({
+          format: 'sargable-workspace',
+          version: 2,
+          profile: { id: 'offline' },
+          savedAt: '2024-01-01T00:00:00.000Z',
+          items: [],
+          notes: [],
+          ...rules,
+        }),
+      );
+      return file;
+    };
+    const star = 'SELECT * FROM products WHERE MONTH(create_time) = 10';
+    const enabled = await write('enabled.sargable.json', { enabledRules: ['QRY001'] });
+    const both = await write('both.sargable.json', {
+      enabledRules: ['QRY001'],
+      disabledRules: ['QRY001', 'FUN001'],
+    });
+    const stale = await write('stale.sargable.json', { enabledRules: ['FUN001', 'ZZZ999'] });
+    const staleRun = await cli([...base, '--workspace', stale], star);
+    const results = {
+      plain: rulesOf((await cli(base, star)).stdout),
+      workspace: rulesOf((await cli([...base, '--workspace', enabled], star)).stdout),
+      flagDisables: rulesOf(
+        (await cli([...base, '--workspace', enabled, '--disable', 'QRY001'], star)).stdout,
+      ),
+      workspaceDisables: rulesOf((await cli([...base, '--workspace', both], star)).stdout),
+      stale: { code: staleRun.code, rules: rulesOf(staleRun.stdout) },
+    };
+    expect(results).toEqual({
+      plain: ['FUN001'],
+      workspace: ['QRY001', 'FUN001'],
+      flagDisables: ['FUN001'],
+      workspaceDisables: [],
+      stale: { code: 0, rules: ['FUN001'] },
+    });
+    expect(staleRun.stderr).toMatch(/enables FUN001, which is not an opt-in rule .*it runs by default/);
+    expect(staleRun.stderr).toMatch(/enables ZZZ999, .*unknown/);
+  });
+
   it('--enable turns on an opt-in rule (QRY001); a default rule, an unknown ID or one also disabled is a usage error', async () => {
     const star = 'SELECT * FROM products WHERE id = 1';
     const results = {
