@@ -1,5 +1,6 @@
 // `sargable history`: the stored capture history (windows recorded by the app or by --record) as text, JSON or CSV.
 
+import fs from 'node:fs';
 import {
   historyRowsToCsv,
   historySources,
@@ -22,16 +23,22 @@ Options:
   --profile NAME           windows of this profile name, or of this host:port
   --source SOURCE          performance_schema, slow_log or file
   --since WHEN             windows that ended since WHEN: an ISO date/time, or 30m, 24h, 7d
+  --before WHEN            windows that ended before WHEN (same forms: --before 30d is older
+                           than 30 days)
   --class ID               one class: its id (checksum, or schema/DIGEST), checksum or digest
   --limit N                text: the top N classes of the newest window (default 20)
+  --clear                  delete the windows the filters above select (--profile, --source,
+                           --since, --before), and their classes; no prompt: the filters are
+                           the confirmation. Without a filter it needs --all
+  --all                    with --clear: delete every window
   -h, --help               show this help
 
 Exit codes: 0 ran, 2 usage error or an unreadable history file.`;
 
 const RELATIVE = /^(\d+)\s*([mhd])$/;
 
-/** `--since`: an ISO date/time, or a duration back from `now`. */
-export function parseSince(value: string, now: Date): string {
+/** `--since` / `--before`: an ISO date/time, or a duration back from `now`. */
+export function parseSince(value: string, now: Date, flag = '--since'): string {
   const relative = RELATIVE.exec(value.trim());
   if (relative) {
     const unit = { m: 60_000, h: 3_600_000, d: 86_400_000 }[relative[2] as 'm' | 'h' | 'd'];
@@ -40,7 +47,7 @@ export function parseSince(value: string, now: Date): string {
   const parsed = Date.parse(value);
   if (!/^\d{4}-\d{2}-\d{2}/.test(value) || !Number.isFinite(parsed)) {
     throw new UsageError(
-      `--since takes an ISO date (2026-01-31, 2026-01-31T08:00:00Z) or 30m, 24h, 7d, not '${value}'`,
+      `${flag} takes an ISO date (2026-01-31, 2026-01-31T08:00:00Z) or 30m, 24h, 7d, not '${value}'`,
     );
   }
   return new Date(parsed).toISOString();
@@ -59,6 +66,9 @@ export const run: CliCommand = async (argv, io) => {
     since: { type: 'string' },
     class: { type: 'string' },
     limit: { type: 'string' },
+    before: { type: 'string' },
+    clear: { type: 'boolean' },
+    all: { type: 'boolean' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -79,8 +89,30 @@ export const run: CliCommand = async (argv, io) => {
     ...(values.profile === undefined ? {} : { profile: values.profile }),
     ...(values.source === undefined ? {} : { source: values.source as HistorySource }),
     ...(values.since === undefined ? {} : { since: parseSince(values.since, new Date()) }),
+    ...(values.before === undefined ? {} : { before: parseSince(values.before, new Date(), '--before') }),
   };
+  if (values.all && !values.clear) throw new UsageError('--all goes with --clear');
   const history = cliHistory(io.env);
+  if (values.clear) {
+    if (values.class !== undefined) {
+      throw new UsageError(
+        '--clear deletes whole windows; --class cannot scope it (use --profile, --source, --since, --before)',
+      );
+    }
+    if (Object.keys(scope).length === 0 && !values.all) {
+      throw new UsageError(
+        '--clear needs a filter (--profile, --source, --since, --before) or --all to delete every window',
+      );
+    }
+    // No history file yet: nothing to delete, and none is created.
+    const windowsDeleted = fs.existsSync(history.file) ? (await history.clear(scope)).windowsDeleted : 0;
+    if (format === 'json') {
+      io.stdout(`${JSON.stringify({ file: history.file, windowsDeleted })}\n`);
+    } else {
+      io.stdout(`Deleted ${windowsDeleted} window${windowsDeleted === 1 ? '' : 's'} from ${history.file}.\n`);
+    }
+    return 0;
+  }
   if (format === 'csv' || format === 'json') {
     const rows = await history.exportRows({
       ...scope,

@@ -44,7 +44,7 @@ export function createHistoryHandlers(services: Services): HistoryApi {
       if (Object.keys(given).length === 0 && all !== true) {
         throw new AdvisorError(
           'INVALID_INPUT',
-          'Say which windows to clear (profile, source, since), or all: true.',
+          'Say which windows to clear (profile, source, since, before), or all: true.',
         );
       }
       return history().clear(given);

@@ -82,6 +82,7 @@ export function trendsIn(db: Database, query: TrendsQuery): HistoryTrends {
       profile: query.profile ?? anchor.profile ?? anchor.server ?? undefined,
       source: query.source ?? anchor.source,
       since: query.since,
+      before: query.before,
     };
   }
   const { where, params } = scopeWhere(scope);
@@ -168,6 +169,7 @@ export async function classHistoryOf(history: HistoryDb, query: ClassHistoryQuer
     profile: query.profile ?? str(found.profile) ?? str(found.server) ?? undefined,
     source: query.source ?? (String(found.source) as HistorySource),
     since: query.since,
+    before: query.before,
   };
   const trends = await history.read((db) =>
     trendsIn(db, {

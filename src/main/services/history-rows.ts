@@ -25,6 +25,8 @@ export interface HistoryScope {
   source?: HistorySource | undefined;
   /** Windows that ended at or after this time (ISO 8601). */
   since?: string | undefined;
+  /** Windows that ended before this time (ISO 8601). */
+  before?: string | undefined;
 }
 
 export function rows(db: Database, sql: string, params: SqlValue[] = []): Record<string, SqlValue>[] {
@@ -68,6 +70,12 @@ export function toWindow(row: Record<string, SqlValue>): HistoryWindow {
   };
 }
 
+/** An ISO 8601 time as the stored form (UTC, `toISOString`), so times with an offset compare right as text. */
+function instant(value: string): string {
+  const parsed = Date.parse(value);
+  return Number.isFinite(parsed) ? new Date(parsed).toISOString() : value;
+}
+
 export function scopeWhere(scope: HistoryScope): { where: string; params: SqlValue[] } {
   const clauses: string[] = [];
   const params: SqlValue[] = [];
@@ -81,7 +89,11 @@ export function scopeWhere(scope: HistoryScope): { where: string; params: SqlVal
   }
   if (scope.since !== undefined) {
     clauses.push('end_at >= ?');
-    params.push(scope.since);
+    params.push(instant(scope.since));
+  }
+  if (scope.before !== undefined) {
+    clauses.push('end_at < ?');
+    params.push(instant(scope.before));
   }
   return { where: clauses.length > 0 ? `WHERE ${clauses.join(' AND ')}` : '', params };
 }

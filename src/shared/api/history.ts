@@ -17,6 +17,8 @@ const scope = {
   source: source.optional(),
   /** Only windows that ended at or after this time (ISO 8601). */
   since: z.iso.datetime({ offset: true }).optional(),
+  /** Only windows that ended before this time (ISO 8601). */
+  before: z.iso.datetime({ offset: true }).optional(),
 };
 const classId = z.string().min(1).max(300);
 const seriesWindows = z.number().int().min(1).max(1000);

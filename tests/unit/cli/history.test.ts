@@ -110,6 +110,50 @@ describe('sargable digest --record', () => {
   });
 });
 
+describe('sargable history --clear', () => {
+  const labels = async () =>
+    (
+      JSON.parse((await cli('history', '--format', 'json')).stdout) as { windows: { label: string }[] }
+    ).windows.map((w) => w.label);
+
+  it('deletes the windows the filters select, needs a filter or --all, prompts for nothing', async () => {
+    // No history file: nothing deleted, and no file made.
+    const none = await cli('history', '--clear', '--all');
+    expect(none).toMatchObject({ code: 0 });
+    expect(none.stdout).toMatch(/^Deleted 0 windows from .*history\.sqlite\.\n$/);
+    expect(fs.existsSync(historyFile())).toBe(false);
+
+    expect((await cli('digest', '--record', first)).code).toBe(0); // ends 10:00:02
+    expect((await cli('digest', '--record', second)).code).toBe(0); // ends 10:00:03
+    const bare = await cli('history', '--clear');
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toMatch(/--clear needs a filter .* or --all/);
+    expect((await cli('history', '--clear', '--class', 'x', '--all')).code).toBe(2);
+    expect((await cli('history', '--all')).code).toBe(2);
+    expect((await cli('history', '--clear', '--before', 'last week')).code).toBe(2);
+    expect(await labels()).toEqual(['monday.log', 'tuesday.log']);
+
+    // Filters that match nothing delete nothing.
+    expect((await cli('history', '--clear', '--profile', 'prod')).stdout).toMatch(/^Deleted 0 windows/);
+    expect((await cli('history', '--clear', '--source', 'slow_log')).stdout).toMatch(/^Deleted 0 windows/);
+    // Before 10:00:02.5Z, given with an offset: the first window only.
+    const before = await cli(
+      'history',
+      '--clear',
+      '--format',
+      'json',
+      '--before',
+      '2026-11-26T12:00:02.500+02:00',
+    );
+    expect(before.code).toBe(0);
+    expect(JSON.parse(before.stdout)).toEqual({ file: historyFile(), windowsDeleted: 1 });
+    expect(await labels()).toEqual(['tuesday.log']);
+
+    expect((await cli('history', '--clear', '--all')).stdout).toMatch(/^Deleted 1 window from /);
+    expect(await labels()).toEqual([]);
+  });
+});
+
 describe('parseSince', () => {
   const now = new Date('2026-11-27T12:00:00Z');
   it.each([

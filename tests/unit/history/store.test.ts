@@ -172,6 +172,25 @@ describe('HistoryService', () => {
     expect(await history.windows()).toEqual([]);
   });
 
+  it('clear and windows by end time: since / before, times with an offset compare as instants', async () => {
+    const history = service();
+    for (const m of [0, 10, 20]) await history.record(capture(m, [topClass(`shop/c${m}`, 1, 1)]), owner);
+    // Ends: 00:01, 00:11, 00:21 UTC. 01:11+01:00 is 00:11Z: as text it would sort after every end.
+    expect((await history.windows({ before: '2026-01-01T01:11:00+01:00' })).map((w) => w.label)).toEqual([
+      'window at 0',
+    ]);
+    expect((await history.windows({ since: '2026-01-01T01:11:00+01:00' })).map((w) => w.label)).toEqual([
+      'window at 20',
+      'window at 10',
+    ]);
+    expect(await history.clear({ before: '2026-01-01T00:11:00.000Z', profile: 'prod' })).toEqual({
+      windowsDeleted: 0,
+    });
+    expect(await history.clear({ before: '2026-01-01T00:11:00.000Z' })).toEqual({ windowsDeleted: 1 });
+    expect((await history.windows()).map((w) => w.label)).toEqual(['window at 20', 'window at 10']);
+    expect((await history.exportRows({})).map((row) => row.classId).sort()).toEqual(['shop/c10', 'shop/c20']);
+  });
+
   it('records nothing when turned off', async () => {
     const history = service();
     await history.setSettings({ enabled: false });
