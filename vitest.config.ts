@@ -21,6 +21,9 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 300_000,
           fileParallelism: false,
+          // Real servers and real clocks: a test that fails once is run once more, and scripts/test.mjs
+          // lists every test that passed only on its retry ("flaky"), so a flake is seen, not hidden.
+          retry: 1,
         },
       },
       {
@@ -33,6 +36,9 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 300_000,
           fileParallelism: false,
+          // Real servers and real clocks: a test that fails once is run once more, and scripts/test.mjs
+          // lists every test that passed only on its retry ("flaky"), so a flake is seen, not hidden.
+          retry: 1,
         },
       },
     ],

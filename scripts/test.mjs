@@ -57,6 +57,8 @@ const totals = { passed: 0, failed: 0, skipped: 0 };
 const summary = [];
 /** Failed tests by name with the first lines of their error, printed again at the end (a CI log is often read from its tail). */
 const failures = [];
+/** Tests that failed first and passed on their retry: listed at the end too, so a flake is seen. */
+const flaky = [];
 let currentChild = null;
 let servers = null;
 let interrupted = false;
@@ -108,6 +110,13 @@ function firstLines(message, count = 4) {
 function collectVitestFailures(project, report) {
   for (const file of report.testResults ?? []) {
     const name = path.relative(root, file.name ?? '');
+    for (const test of file.assertionResults ?? []) {
+      if (test.status === 'passed' && (test.failureMessages ?? []).length > 0)
+        flaky.push({
+          title: `${project}: ${name} › ${test.fullName}`,
+          lines: firstLines(test.failureMessages[0], 2),
+        });
+    }
     const failed = (file.assertionResults ?? []).filter((test) => test.status === 'failed');
     for (const test of failed)
       failures.push({
@@ -125,6 +134,13 @@ function collectPlaywrightFailures(report) {
     const here = suite.title && !suite.title.endsWith('.ts') ? [...trail, suite.title] : trail;
     for (const spec of suite.specs ?? []) {
       for (const test of spec.tests ?? []) {
+        if (test.status === 'flaky') {
+          const first = test.results?.[0];
+          flaky.push({
+            title: `e2e: ${spec.file}:${spec.line} › ${[...here, spec.title].join(' › ')}`,
+            lines: firstLines(first?.error?.message ?? first?.errors?.[0]?.message, 2),
+          });
+        }
         if (test.status !== 'unexpected') continue;
         const last = test.results?.[test.results.length - 1];
         failures.push({
@@ -277,6 +293,13 @@ async function stopServers() {
 
 function finish() {
   fs.rmSync(reportDir, { recursive: true, force: true });
+  if (flaky.length > 0) {
+    process.stdout.write(`\n=== passed only on their retry: flaky (${flaky.length}) ===\n`);
+    for (const test of flaky.slice(0, 20)) {
+      process.stdout.write(`~ ${test.title}\n`);
+      for (const line of test.lines) process.stdout.write(`    ${line}\n`);
+    }
+  }
   if (failures.length > 0) {
     process.stdout.write(`\n=== failed tests (${failures.length}) ===\n`);
     for (const failure of failures.slice(0, 20)) {
