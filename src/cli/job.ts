@@ -1,6 +1,6 @@
 // Runs a CLI command's long step as a job and shows its progress from the job's events (the job.events channel the UI listens to).
 import { createEventHandlers } from '../main/events.js';
-import { CaptureService, type JobProgress } from '../main/services/capture.js';
+import { CaptureService, type JobProgress } from '../main/services/capture-jobs.js';
 import type { JobStatusReply } from '../shared/api/capture.js';
 import { createListen, followJob, localEventTransport } from '../shared/events.js';
 

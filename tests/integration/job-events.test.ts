@@ -8,7 +8,7 @@ import type { RowDataPacket } from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEventHandlers } from '../../src/main/events.js';
 import { createHandlers } from '../../src/main/handlers/index.js';
-import { CaptureService } from '../../src/main/services/capture.js';
+import { CaptureService } from '../../src/main/services/capture-jobs.js';
 import { ConnectionService } from '../../src/main/services/connection.js';
 import { FileGrants } from '../../src/main/services/file-grants.js';
 import type { JobStatusReply } from '../../src/shared/api/capture.js';

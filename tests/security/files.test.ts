@@ -16,7 +16,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHandlers } from '../../src/main/handlers/index.js';
 import { ConnectionService } from '../../src/main/services/connection.js';
-import { CaptureService } from '../../src/main/services/capture.js';
+import { CaptureService } from '../../src/main/services/capture-jobs.js';
 import { FileGrants } from '../../src/main/services/file-grants.js';
 import { startWebServer, type RunningWebServer } from '../../src/main/web/server.js';
 

@@ -11,7 +11,7 @@ import { mapMysqlError } from '../services/mysql-errors.js';
 import { tableDistinctCounts } from '../services/column-statistics.js';
 import { unusedIndexes } from '../services/index-usage.js';
 import { loadSchema } from '../services/schema.js';
-import { CaptureService } from '../services/capture.js';
+import { CaptureService } from '../services/capture-jobs.js';
 import { assertProofAllowed, proveIndexSet } from '../services/index-proof.js';
 import { assertProductionConfirmed } from '../services/production-guard.js';
 import { loggedWrite } from '../services/write-log.js';

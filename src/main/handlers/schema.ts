@@ -6,7 +6,7 @@ import { schemaFromDdl } from '../../core/schema/ddl.js';
 import { outlineFromSchema } from '../../core/sql/completion.js';
 import { MAX_REPLY_SKIPPED, type SchemaApi, type SchemaFileReply } from '../../shared/api/schema.js';
 import { assertSchemaLoaded, offlineTarget } from '../services/analysis.js';
-import { CaptureService } from '../services/capture.js';
+import { CaptureService } from '../services/capture-jobs.js';
 import { FileGrants } from '../services/file-grants.js';
 import type { Services } from '../services/index.js';
 import { mapMysqlError } from '../services/mysql-errors.js';

@@ -2,7 +2,7 @@
 
 import path from 'node:path';
 import type { AppInfo } from '../../shared/api.js';
-import { CaptureService } from './capture.js';
+import { CaptureService } from './capture-jobs.js';
 import { ConnectionService } from './connection.js';
 import { FileGrants } from './file-grants.js';
 import { HistoryService } from './history.js';

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEventHandlers } from '../../../src/main/events.js';
 import { createHandlers } from '../../../src/main/handlers/index.js';
-import { CaptureService, type JobStatus } from '../../../src/main/services/capture.js';
+import { CaptureService, type JobStatus } from '../../../src/main/services/capture-jobs.js';
 import { ConnectionService } from '../../../src/main/services/connection.js';
 import { FileGrants } from '../../../src/main/services/file-grants.js';
 import { startWebServer, type RunningWebServer } from '../../../src/main/web/server.js';

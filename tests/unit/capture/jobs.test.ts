@@ -2,7 +2,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createCaptureHandlers } from '../../../src/main/handlers/capture.js';
-import { CaptureService } from '../../../src/main/services/capture.js';
+import { CaptureService } from '../../../src/main/services/capture-jobs.js';
 import { ConnectionService } from '../../../src/main/services/connection.js';
 import { FileGrants } from '../../../src/main/services/file-grants.js';
 

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { createEventHandlers } from '../../../src/main/events.js';
 import { serveIpcEvents, type IpcMainLike, type IpcSenderLike } from '../../../src/main/ipc-events.js';
-import { CaptureService } from '../../../src/main/services/capture.js';
+import { CaptureService } from '../../../src/main/services/capture-jobs.js';
 import type { JobStatusReply } from '../../../src/shared/api/capture.js';
 import {
   createListen,

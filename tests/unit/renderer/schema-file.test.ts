@@ -9,7 +9,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { schemaFromDdl } from '../../../src/core/schema/ddl.js';
 import { createEventHandlers } from '../../../src/main/events.js';
 import { createHandlers } from '../../../src/main/handlers/index.js';
-import { CaptureService } from '../../../src/main/services/capture.js';
+import { CaptureService } from '../../../src/main/services/capture-jobs.js';
 import { ConnectionService } from '../../../src/main/services/connection.js';
 import { FileGrants } from '../../../src/main/services/file-grants.js';
 import type { SchemaFileReply } from '../../../src/shared/api/schema.js';
