@@ -51,11 +51,14 @@ export interface TableIndexPlan {
   scope?: string;
 }
 
-/** An OR across columns of one table, split into one SELECT per branch (or-branches.ts). */
+/** ORs across columns, split into one SELECT per branch (per combination of branches) (or-branches.ts). */
 export interface OrRewrite {
+  /** The first split OR's table. */
   table: string;
-  /** The OR's branches as written. */
+  /** The first split OR's branches as written. */
   branches: string[];
+  /** Every split OR (the first is `table` / `branches`): the rewrite has one SELECT per combination of their branches. */
+  splits: { table: string; branches: string[] }[];
   /** The statement as a UNION ALL (UNION for DISTINCT) of one SELECT per branch; null when it cannot be rewritten. */
   sql: string | null;
   /** The rewrite returns the same rows as the original (as a multiset) on every data set. */

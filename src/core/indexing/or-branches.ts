@@ -20,6 +20,14 @@
 // of the original. Nondeterministic functions (RAND() …) in a branch make it not equivalent (a branch's
 // condition is evaluated again in the guards).
 //
+// Every independent qualifying OR is split, not only the first: the first qualifying OR of each table of
+// the block (ORs of different tables are independent: each table's branches seek its own indexes), and
+// the rewrite has one SELECT per combination of their branches, each OR guarding its own earlier
+// branches. A second OR of a table stays whole in every branch (splitting it too would need one index per
+// combination of the two ORs' branches: (a = 1 OR b = 2) AND (c = 3 OR d = 4) is four indexes). The
+// product of the branch counts is bounded by MAX_OR_BRANCHES: an OR that would pass it is kept whole in
+// every SELECT (a filter), and the note says so and names index_merge.
+//
 // An OR of more than MAX_OR_BRANCHES branches is not split: each branch is designed as a statement of
 // its own, and a generated WHERE of 20,000 ORs (docs/parsing.md, "Limits") ran out of memory doing so.
 // Such an OR keeps the plan of the whole statement.
@@ -40,14 +48,33 @@ const SEEK_ROLES = new Set(['equality', 'in', 'range', 'join']);
 const VOLATILE =
   /\b(RAND|UUID|UUID_SHORT|SYSDATE|SLEEP|GET_LOCK|RELEASE_LOCK|BENCHMARK|LAST_INSERT_ID)\s*\(/i;
 
-/** The most OR branches designed one by one (more: the OR keeps the whole statement's plan). */
+/** The most OR branches designed one by one, and the most SELECTs of a rewrite (the product over its ORs). */
 const MAX_OR_BRANCHES = 32;
 
 type DesignBranch = (sql: string, ast: AstNode) => QueryIndexPlan | undefined;
 
+/** An OR conjunct of the block's WHERE across columns of one table. */
+interface OrConjunct {
+  span: Span;
+  /** Each branch's text without its own parentheses. */
+  texts: string[];
+  table: BlockTable;
+}
+
+/** An OR that is split: its branches' designs (each seeks). */
+interface SplitOr extends OrConjunct {
+  designs: TableIndexPlan[];
+}
+
 /**
- * Replace the plan of the table an OR across its columns filters by one plan per branch, and attach
- * the UNION ALL rewrite (SELECT only). Leaves the plan unchanged when the OR does not qualify.
+ * Replace the plan of each table that an OR across its columns filters by one plan per branch, and attach
+ * the UNION ALL rewrite (SELECT only). The first qualifying AND-ed OR of each table is split, while the
+ * product of the split ORs' branch counts stays within MAX_OR_BRANCHES; a second OR of the same table
+ * stays whole (a filter in each branch: splitting it too would need one index per combination of
+ * branches). The rewrite is one SELECT per combination of branches; each OR adds its own guards (its
+ * earlier branches IS NOT TRUE): a row is returned by the first combination (in order) whose branches
+ * are all TRUE for it, since an earlier TRUE combination differs from it first in one OR whose earlier
+ * branch is then TRUE. Leaves the plan unchanged when no OR qualifies.
  */
 export function designOrBranches(
   ast: AstNode,
@@ -58,106 +85,182 @@ export function designOrBranches(
   plan: QueryIndexPlan,
   designBranch: DesignBranch,
 ): void {
-  for (const conjunct of conjunctsOf(conditionTree(ast.where))) {
-    if (!isOr(conjunct)) continue;
-    const branches = orBranches(conjunct);
-    if (branches.length > MAX_OR_BRANCHES) continue;
-    const orSpan = termSpan(conjunct, sql);
-    if (!orSpan || branches.some((branch) => !termSpan(branch, sql) || hasSubquery(branch))) continue;
-    const owner = ownerTable(branches, access);
-    if (owner === undefined) continue;
-    const table = access.tables[owner]!;
-    const current = plan.tables.findIndex((entry) => sameTable(entry, table));
-    if (current < 0) continue;
-    const main = plan.tables[current]!;
-    // Something outside the OR already seeks this table: the OR only filters the rows it finds.
-    if (main.verdict === 'served' || main.parts.some((part) => SEEK_ROLES.has(part.role))) continue;
-    // A branch's text without its own parentheses (each is wrapped in new ones below).
-    const texts = branches.map((branch) => {
-      const span = innerSpan(branch, sql)!;
-      return sql.slice(span.start, span.end).trim();
-    });
-    const rewrite = rewriteShape(ast, sql, access, table, texts);
-    const branchSql = (k: number, guards: boolean) =>
-      replaceSpan(
-        sql,
-        orSpan,
-        [`(${texts[k]})`, ...(guards ? texts.slice(0, k).map((text) => `(${text}) IS NOT TRUE`) : [])].join(
-          ' AND ',
-        ),
+  const split: SplitOr[] = [];
+  /** Tables whose every qualifying OR is one column's ranges: the design of that OR's branches. */
+  const ranged = new Map<BlockTable, TableIndexPlan>();
+  let product = 1;
+  for (const or of qualifyingOrs(ast, sql, access, plan)) {
+    const first = split.find((other) => other.table === or.table);
+    if (first) {
+      plan.notes.push(
+        `The OR ${or.texts.map((text) => `(${text})`).join(' OR ')} is kept whole, a filter in every branch of ${first.texts.map((text) => `(${text})`).join(' OR ')}: splitting a second OR of ${or.table.info.name} would need one index per combination of their branches.`,
       );
+      continue;
+    }
     const designs: TableIndexPlan[] = [];
     let failed: string | null = null;
-    for (let k = 0; k < branches.length && !failed; k++) {
+    for (let k = 0; k < or.texts.length && !failed; k++) {
       // Designed without the guards: the index serves the branch under index_merge too, and a guard
       // column is read from the row, not worth a wider index.
-      const text = branchSql(k, false);
-      const parsed = parseStatement(text, server.flavor);
-      const branchPlan = parsed.ok ? designBranch(text, parsed.ast) : undefined;
-      const entry = branchPlan?.tables.find((candidate) => sameTable(candidate, table));
-      if (
-        !entry ||
-        entry.verdict === 'none' ||
-        (entry.verdict !== 'served' && !entry.parts.some((part) => SEEK_ROLES.has(part.role)))
-      )
-        failed = texts[k]!;
-      else designs.push(entry);
+      const entry = designCombination(sql, server, [or], [k], or.table, designBranch);
+      if (entry) designs.push(entry);
+      else failed = or.texts[k]!;
     }
     if (failed) {
       plan.notes.push(
-        `The OR on ${table.info.name} has a branch no index can seek (${failed}): every row is read whatever the other branches' indexes.`,
+        `The OR on ${or.table.info.name} has a branch no index can seek (${failed}): every row is read whatever the other branches' indexes.`,
       );
-      return;
+      continue;
     }
     // One column in every branch (a = 1 OR a = 2): the server reads it as several ranges of one index.
     const keys = designs.map((entry) =>
       JSON.stringify(entry.parts.map((part) => [part.column, part.expression])),
     );
     if (new Set(keys).size === 1) {
-      const single = designs[0]!;
-      plan.tables[current] = {
-        ...single,
-        notes: [
-          ...single.notes,
-          'Every branch of the OR seeks the same index: the server reads it as one range of several intervals (no UNION needed).',
-        ],
-      };
-      plan.notes = plan.notes.filter((note) => !note.startsWith('An OR across columns'));
-      return;
+      if (!ranged.has(or.table)) ranged.set(or.table, designs[0]!);
+      continue;
     }
-    const entries = designs.map((design, k) => ({
-      ...design,
-      scope: `OR branch ${k + 1} of ${designs.length}: ${texts[k]}`,
-    }));
-    plan.tables.splice(current, 1, ...entries);
+    if (product * or.texts.length > MAX_OR_BRANCHES) {
+      plan.notes.push(
+        `The OR ${or.texts.map((text) => `(${text})`).join(' OR ')} on ${or.table.info.name} is kept whole: splitting it as well would make ${product * or.texts.length} SELECTs (more than ${MAX_OR_BRANCHES}); the server may still combine indexes for it (index_merge).`,
+      );
+      continue;
+    }
+    product *= or.texts.length;
+    split.push({ ...or, designs });
+  }
+  for (const [table, single] of ranged) {
+    if (split.some((or) => or.table === table)) continue;
+    const current = plan.tables.findIndex((entry) => sameTable(entry, table));
+    if (current < 0) continue;
+    plan.tables[current] = {
+      ...single,
+      notes: [
+        ...single.notes,
+        'Every branch of the OR seeks the same index: the server reads it as one range of several intervals (no UNION needed).',
+      ],
+    };
+  }
+  if (ranged.size > 0 || split.length > 0)
     plan.notes = plan.notes.filter((note) => !note.startsWith('An OR across columns'));
-    const names = entries.map((entry) => entry.indexName ?? entry.existingIndex).filter(Boolean);
-    plan.notes.push(
-      `The OR across columns of ${table.info.name} gets one index per branch (${names.join(', ')}): the server can combine them for the query as written (index_merge, union or sort_union — EXPLAIN says which), and ${rewrite.possible ? 'the UNION ALL rewrite (orRewrite) lets each branch seek its own index' : `it cannot be rewritten as a UNION ALL: ${rewrite.why}`}.`,
+  if (split.length === 0) return;
+
+  // Per table: one entry per branch of its OR.
+  const names: string[] = [];
+  for (const or of split) {
+    const entries = or.designs.map((design, k) => ({
+      ...design,
+      scope: `OR branch ${k + 1} of ${or.designs.length}: ${or.texts[k]}`,
+    }));
+    const current = plan.tables.findIndex((entry) => sameTable(entry, or.table));
+    if (current >= 0) plan.tables.splice(current, 1, ...entries);
+    names.push(
+      ...entries.map((entry) => entry.indexName ?? entry.existingIndex ?? '').filter((name) => name !== ''),
     );
-    if (rewrite.possible) {
-      const parts = branches.map((_branch, k) => branchSql(k, true));
-      const wrapped = rewrite.outer !== '';
-      plan.orRewrite = {
-        table: table.info.name,
-        branches: texts,
-        sql:
-          parts
-            .map((part) => (wrapped ? `(${part})` : part))
-            .join(rewrite.distinct ? '\nUNION\n' : '\nUNION ALL\n') + (wrapped ? `\n${rewrite.outer}` : ''),
-        equivalent: rewrite.equivalent,
-        why: rewrite.why,
-      };
-    } else
-      plan.orRewrite = {
-        table: table.info.name,
-        branches: texts,
-        sql: null,
-        equivalent: false,
-        why: rewrite.why,
-      };
+  }
+  const tables = split.map((or) => or.table);
+
+  const allTexts = split.flatMap((or) => or.texts);
+  const rewrite = rewriteShape(ast, sql, access, split[0]!.table, allTexts);
+  const described = tables.map((table) => table.info.name).join(', ');
+  const several = split.length > 1 ? `${split.length} ORs across columns (of ${described})` : '';
+  plan.notes.push(
+    `${several ? `The ${several} get` : `The OR across columns of ${described} gets`} one index per branch (${[...new Set(names)].join(', ')}): the server can combine them for the query as written (index_merge, union or sort_union — EXPLAIN says which), and ${rewrite.possible ? `the UNION ALL rewrite (orRewrite${split.length > 1 ? `, ${product} SELECTs` : ''}) lets each branch seek its own index` : `it cannot be rewritten as a UNION ALL: ${rewrite.why}`}.`,
+  );
+  const splits = split.map((or) => ({ table: or.table.info.name, branches: or.texts }));
+  const base = { table: split[0]!.table.info.name, branches: split[0]!.texts, splits };
+  if (!rewrite.possible) {
+    plan.orRewrite = { ...base, sql: null, equivalent: false, why: rewrite.why };
     return;
   }
+  const parts = combinations(split.map((or) => or.texts.length)).map((combo) =>
+    replaceSpans(
+      sql,
+      split.map((or, i) => {
+        const k = combo[i]!;
+        return {
+          span: or.span,
+          text: [`(${or.texts[k]})`, ...or.texts.slice(0, k).map((text) => `(${text}) IS NOT TRUE`)].join(
+            ' AND ',
+          ),
+        };
+      }),
+    ),
+  );
+  const wrapped = rewrite.outer !== '';
+  plan.orRewrite = {
+    ...base,
+    sql:
+      parts
+        .map((part) => (wrapped ? `(${part})` : part))
+        .join(rewrite.distinct ? '\nUNION\n' : '\nUNION ALL\n') + (wrapped ? `\n${rewrite.outer}` : ''),
+    equivalent: rewrite.equivalent,
+    why:
+      split.length > 1 && rewrite.equivalent
+        ? `${rewrite.why}; with ${split.length} ORs each SELECT is one combination of branches, and each OR excludes its own earlier branches: a row comes from the first combination whose branches are all TRUE for it`
+        : rewrite.why,
+  };
+}
+
+/** The AND-ed ORs of the block's WHERE whose branches all filter one table that nothing else seeks. */
+function qualifyingOrs(ast: AstNode, sql: string, access: BlockAccess, plan: QueryIndexPlan): OrConjunct[] {
+  const found: OrConjunct[] = [];
+  for (const conjunct of conjunctsOf(conditionTree(ast.where))) {
+    if (!isOr(conjunct)) continue;
+    const branches = orBranches(conjunct);
+    if (branches.length > MAX_OR_BRANCHES) continue;
+    const span = termSpan(conjunct, sql);
+    if (!span || branches.some((branch) => !termSpan(branch, sql) || hasSubquery(branch))) continue;
+    const owner = ownerTable(branches, access);
+    if (owner === undefined) continue;
+    const table = access.tables[owner]!;
+    const main = plan.tables.find((entry) => sameTable(entry, table));
+    if (!main) continue;
+    // Something outside the OR already seeks this table: the OR only filters the rows it finds.
+    if (main.verdict === 'served' || main.parts.some((part) => SEEK_ROLES.has(part.role))) continue;
+    const texts = branches.map((branch) => {
+      const inner = innerSpan(branch, sql)!;
+      return sql.slice(inner.start, inner.end).trim();
+    });
+    found.push({ span, texts, table });
+  }
+  return found;
+}
+
+/**
+ * The design of `table` for the statement with each OR replaced by its branch `combo[i]` (no guards),
+ * or undefined when that design cannot seek the table.
+ */
+function designCombination(
+  sql: string,
+  server: ServerInfo,
+  ors: OrConjunct[],
+  combo: number[],
+  table: BlockTable,
+  designBranch: DesignBranch,
+): TableIndexPlan | undefined {
+  const text = replaceSpans(
+    sql,
+    ors.map((or, i) => ({ span: or.span, text: `(${or.texts[combo[i]!]})` })),
+  );
+  const parsed = parseStatement(text, server.flavor);
+  const branchPlan = parsed.ok ? designBranch(text, parsed.ast) : undefined;
+  const entry = branchPlan?.tables.find((candidate) => sameTable(candidate, table));
+  if (
+    !entry ||
+    entry.verdict === 'none' ||
+    (entry.verdict !== 'served' && !entry.parts.some((part) => SEEK_ROLES.has(part.role)))
+  )
+    return undefined;
+  return entry;
+}
+
+/** Every combination of one branch per OR, the first OR's branch varying slowest. */
+function combinations(counts: number[]): number[][] {
+  let result: number[][] = [[]];
+  for (const count of counts)
+    result = result.flatMap((prefix) => Array.from({ length: count }, (_, k) => [...prefix, k]));
+  return result;
 }
 
 function isOr(node: AstNode): boolean {
@@ -216,6 +319,13 @@ function replaceSpan(sql: string, span: Span, text: string): string {
   const after = sql.slice(span.end);
   const gap = trailing === '' && /^\w/.test(after) ? ' ' : trailing;
   return `${sql.slice(0, span.start)}${text}${gap}${after}`;
+}
+
+/** Replace several non-overlapping spans (the last first, so earlier offsets hold). */
+function replaceSpans(sql: string, replacements: { span: Span; text: string }[]): string {
+  return [...replacements]
+    .sort((a, b) => b.span.start - a.span.start)
+    .reduce((text, { span, text: replacement }) => replaceSpan(text, span, replacement), sql);
 }
 
 interface RewriteShape {

@@ -43,6 +43,7 @@ describe('OR across columns', () => {
     expect(plan.orRewrite).toEqual({
       table: 'orders',
       branches: ["status = 'refunded'", 'total IS NULL'],
+      splits: [{ table: 'orders', branches: ["status = 'refunded'", 'total IS NULL'] }],
       sql: "SELECT id, total FROM orders WHERE (status = 'refunded')\nUNION ALL\nSELECT id, total FROM orders WHERE (total IS NULL) AND (status = 'refunded') IS NOT TRUE",
       equivalent: true,
       why: expect.stringMatching(/exactly once/),
@@ -156,5 +157,80 @@ describe('OR across columns', () => {
     expect(rewrite).toMatchObject({ kind: 'rewrite', equivalent: true });
     expect(rewrite?.rewrittenSql).toContain('UNION ALL');
     expect(report.statements[0]!.indexPlan?.orRewrite?.sql).toBe(rewrite?.rewrittenSql);
+  });
+
+  it('splits an OR of each table: one SELECT per combination of branches, each OR guarding its own earlier branches', () => {
+    const plan = design(
+      "SELECT o.id, c.name FROM orders o, customers c WHERE (o.region = 'AP' OR o.channel = 2) AND c.name <> 'zz' AND (c.country = 'DE' OR c.name = 'x')",
+    );
+    expect(plan.tables.map((table) => [table.table, table.scope])).toEqual([
+      ['orders', "OR branch 1 of 2: o.region = 'AP'"],
+      ['orders', 'OR branch 2 of 2: o.channel = 2'],
+      ['customers', "OR branch 1 of 2: c.country = 'DE'"],
+      ['customers', "OR branch 2 of 2: c.name = 'x'"],
+    ]);
+    expect(plan.orRewrite?.splits).toEqual([
+      { table: 'orders', branches: ["o.region = 'AP'", 'o.channel = 2'] },
+      { table: 'customers', branches: ["c.country = 'DE'", "c.name = 'x'"] },
+    ]);
+    const head = 'SELECT o.id, c.name FROM orders o, customers c WHERE';
+    expect(plan.orRewrite?.sql?.split('\nUNION ALL\n')).toEqual([
+      `${head} (o.region = 'AP') AND c.name <> 'zz' AND (c.country = 'DE')`,
+      `${head} (o.region = 'AP') AND c.name <> 'zz' AND (c.name = 'x') AND (c.country = 'DE') IS NOT TRUE`,
+      `${head} (o.channel = 2) AND (o.region = 'AP') IS NOT TRUE AND c.name <> 'zz' AND (c.country = 'DE')`,
+      `${head} (o.channel = 2) AND (o.region = 'AP') IS NOT TRUE AND c.name <> 'zz' AND (c.name = 'x') AND (c.country = 'DE') IS NOT TRUE`,
+    ]);
+    expect(plan.orRewrite?.equivalent).toBe(true);
+    expect(plan.notes.join(' ')).toMatch(/2 ORs across columns \(of orders, customers\).*4 SELECTs/);
+    // A LIMIT without a total order: split, but not equivalent (which rows fill it may differ).
+    const limited = design(
+      "SELECT o.id, c.name FROM orders o, customers c WHERE (o.region = 'AP' OR o.channel = 2) AND (c.country = 'DE' OR c.name = 'x') LIMIT 5",
+    );
+    expect(limited.orRewrite?.sql?.split('\nUNION ALL\n')).toHaveLength(4);
+    expect(limited.orRewrite?.equivalent).toBe(false);
+  });
+
+  it('a second OR of the same table stays whole, a filter in each branch of the first', () => {
+    const plan = design(
+      "SELECT id FROM orders WHERE (region = 'AP' OR channel = 2) AND (status = 'x' OR total IS NULL)",
+    );
+    expect(plan.tables.map((table) => table.scope)).toEqual([
+      "OR branch 1 of 2: region = 'AP'",
+      'OR branch 2 of 2: channel = 2',
+    ]);
+    expect(plan.orRewrite?.splits).toHaveLength(1);
+    expect(plan.orRewrite?.sql?.split('\nUNION ALL\n')[1]).toBe(
+      "SELECT id FROM orders WHERE (channel = 2) AND (region = 'AP') IS NOT TRUE AND (status = 'x' OR total IS NULL)",
+    );
+    expect(plan.notes.join(' ')).toMatch(/\(status = 'x'\) OR \(total IS NULL\) is kept whole/);
+    // A range OR on one column (status) does not take the table's split: the OR across columns does.
+    const ranged = design(
+      "SELECT id FROM orders WHERE (status = 'a' OR status = 'b') AND (region = 'AP' OR channel = 2)",
+    );
+    expect(ranged.tables.map(keyOf)).toEqual([
+      ['region', 'status'],
+      ['channel', 'status'],
+    ]);
+    expect(ranged.orRewrite?.branches).toEqual(["region = 'AP'", 'channel = 2']);
+  });
+
+  it('the cross product is bounded: an OR that would make more than 32 SELECTs stays whole and index_merge is named', () => {
+    const six = (prefix: string, column: string) =>
+      Array.from({ length: 6 }, (_, k) => `${prefix}.${column} = ${k}`).join(' OR ');
+    // 6 branches over two columns of each table: 6 × 6 = 36 SELECTs.
+    const orders = `o.channel = 1 OR o.region = 'AP' OR o.channel = 3 OR o.region = 'EU' OR o.channel = 5 OR o.region = 'US'`;
+    const sql = `SELECT o.id, c.name FROM orders o, customers c WHERE (${orders}) AND (${six('c', 'country')
+      .replace(/= (\d)/g, "= 'c$1'")
+      .replace(/c\.country = 'c1'/, "c.name = 'n'")})`;
+    const plan = design(sql);
+    expect(plan.orRewrite?.splits.map((entry) => entry.table)).toEqual(['orders']);
+    expect(plan.orRewrite?.sql?.split('\nUNION ALL\n')).toHaveLength(6);
+    expect(plan.orRewrite?.equivalent).toBe(true);
+    expect(plan.notes.join(' ')).toMatch(
+      /on customers is kept whole: splitting it as well would make 36 SELECTs \(more than 32\).*index_merge/,
+    );
+    expect(plan.tables.filter((table) => table.table === 'customers').map((table) => table.scope)).toEqual([
+      undefined,
+    ]);
   });
 });
