@@ -15,6 +15,7 @@ import type { Flavor } from '../flavors/capabilities.js';
 import { elideConditionRuns, restoreConditionRuns } from './condition-runs.js';
 import { elideLiteralLists, restoreLiteralLists } from './literal-lists.js';
 import { parseTolerantly, type ToleratedFacts } from './tolerant.js';
+import { equivalentForm, offsetMapper, restoreEquivalent } from './equivalents.js';
 import type { AstNode } from './ast.js';
 
 export type ParseResult =
@@ -23,6 +24,8 @@ export type ParseResult =
       ast: AstNode;
       dialect: 'MySQL' | 'MariaDB';
       tolerated?: ToleratedFacts;
+      /** Constructs parsed in an equivalent form (equivalents.ts), positions those of the statement. */
+      equivalents?: string[];
       /** A large INSERT … VALUES: only the first `kept` of `total` rows were parsed (limits.ts). */
       elidedRows?: { kept: number; total: number };
     }
@@ -159,7 +162,7 @@ function parseText(sql: string, flavor: Flavor): ParseResult {
     } catch (error) {
       if (isStackOverflow(error)) return tooComplex('nesting deeper than the parser can follow');
       // The MariaDB grammar reads `UPDATE IGNORE t` as table IGNORE aliased t: tolerate first.
-      const tolerated = parseTolerantly(sql, (text) => astify(text, 'MySQL'), { lockingReads: true });
+      const tolerated = parseRejected(sql, 'MySQL', flavor);
       if (tolerated) return { ok: true, dialect, ...tolerated };
     }
   }
@@ -169,10 +172,49 @@ function parseText(sql: string, flavor: Flavor): ParseResult {
     return { ok: true, ast, dialect };
   } catch (error) {
     if (isStackOverflow(error)) return tooComplex('nesting deeper than the parser can follow');
-    const tolerated = parseTolerantly(sql, (text) => astify(text, dialect), { lockingReads: true });
+    const tolerated = parseRejected(sql, dialect, flavor);
     if (tolerated) return { ok: true, dialect, ...tolerated };
     return { ok: false, ...describeParseError(error, sql) };
   }
+}
+
+type Rescued = { ast: AstNode; tolerated?: ToleratedFacts; equivalents?: string[] };
+
+/**
+ * A statement the grammar rejected: parsed without the constructs `tolerant.ts` blanks, else in its
+ * equivalent form (`equivalents.ts`, with the tolerant scan once more on that form). Positions, in the
+ * AST and in the tolerated facts, are those of `sql`. Undefined when neither reads it.
+ */
+function parseRejected(sql: string, dialect: 'MySQL' | 'MariaDB', flavor: Flavor): Rescued | undefined {
+  const strict = (text: string) => astify(text, dialect);
+  const tolerated = parseTolerantly(sql, strict, { lockingReads: true });
+  if (tolerated) return tolerated;
+  const form = equivalentForm(sql, flavor === 'mariadb' ? 'mariadb' : 'mysql');
+  if (!form) return undefined;
+  let rescued: Rescued | undefined;
+  try {
+    const ast = strict(form.text);
+    rescued = ast ? { ast } : undefined;
+  } catch {
+    rescued = parseTolerantly(form.text, strict, { lockingReads: true });
+  }
+  if (!rescued || !restoreEquivalent(rescued.ast, form, sql)) return undefined;
+  if (rescued.tolerated) {
+    const toOriginal = offsetMapper(form.edits);
+    const remap = (value: unknown): void => {
+      if (Array.isArray(value)) value.forEach(remap);
+      else if (value && typeof value === 'object') {
+        const mark = value as { start?: unknown; end?: unknown; text?: unknown };
+        if (typeof mark.start === 'number' && typeof mark.end === 'number') {
+          mark.start = toOriginal(mark.start, 'start');
+          mark.end = toOriginal(mark.end, 'end');
+          if (typeof mark.text === 'string') mark.text = sql.slice(mark.start as number, mark.end as number);
+        }
+      }
+    };
+    Object.values(rescued.tolerated).forEach(remap);
+  }
+  return { ...rescued, equivalents: form.constructs };
 }
 
 const FRAGMENT_CACHE_SIZE = 2000;
