@@ -204,6 +204,13 @@ export function adviseWrapped(input: WrappedAdviceInput): Advice {
     })),
     flavor,
   );
+  // MariaDB refuses an indexed (or STORED) generated column over CAST(string AS DATETIME | TIME): the
+  // conversion depends on the session (ERROR 1901, measured on 10.11; CAST … AS DATE is accepted).
+  const castTarget = flavor === 'mariadb' ? castCheckOf(input, table)?.target : undefined;
+  if (castTarget === 'DATETIME' || castTarget === 'TIME')
+    blockers.push(
+      `MariaDB does not index a generated column over CAST(${castCheckOf(input, table)!.column} AS ${castTarget}) of a string column (ERROR 1901: the conversion depends on the session). Store the value as ${castTarget} (ALTER the column's type) to index it.`,
+    );
   if (blockers.length > 0) {
     notes.push(
       ...blockers
@@ -426,9 +433,12 @@ function castRiskNotes(input: WrappedAdviceInput, table: TableInfo): string[] {
   const temporal = /DATE|TIME|YEAR/.test(cast.target);
   const check = `SELECT COUNT(*) FROM ${quoteIdentifier(table.name)} WHERE ${name} IS NOT NULL AND ${castInvalidPredicate(name, cast.target)}`;
   return [
-    `Risk: building the index computes ${text} for every stored row; if any ${cast.column} is not a valid ${temporal ? 'date/time' : 'number'}, the DDL fails (MySQL ERROR 1366 / 3751, MariaDB ERROR 1292) and later writes of such values fail too. Check first (0 means safe): ${check}`,
+    `Risk: building the index computes ${text} for every stored row; if any ${cast.column} is not a valid ${temporal ? 'date/time' : 'number'}, the DDL fails (MySQL ERROR 1366 / 3751, MariaDB ERROR 1292) and later writes of such values fail too. Check first (0 means safe): ${check}${temporal ? `; then SHOW WARNINGS after SELECT COUNT(${castExpression(name, cast.target)}) FROM ${quoteIdentifier(table.name)}: a value with trailing text ('2024-01-02abc') converts with warning 1292, which fails the DDL too (0 warnings means safe)` : ''}`,
   ];
 }
+
+const castExpression = (name: string, target: string): string =>
+  `CAST(${name} AS ${target === 'YEAR' ? 'SIGNED' : target})`;
 
 /** The string column and numeric/temporal target of a CAST the DDL would index, if any. */
 function castCheckOf(input: WrappedAdviceInput, table: TableInfo): CastCheck | undefined {

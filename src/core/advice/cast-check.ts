@@ -8,7 +8,9 @@
  * DDL when any does (with the count and one example) or says how many sampled values all converted.
  * What "converts cleanly" means was measured on MySQL 8.0.33 and MariaDB 10.11: an integer CAST takes
  * optional spaces, a sign and digits (not '1.5', '1e3', '', '0x1A', '12abc'); a DECIMAL/DOUBLE CAST also
- * takes a fraction and an exponent; a date CAST is checked by the server's own CAST (NULL when invalid).
+ * takes a fraction and an exponent; a date CAST is checked by the server's own CAST: a value is invalid
+ * when the CAST is NULL or raises a conversion warning ('2024-01-02abc' converts to the date with warning
+ * 1292, and the DDL then fails with ERROR 1292; main/services/cast-check.ts counts those warnings).
  */
 
 import type { AnalysisReport, CastCheck, Finding, Suggestion } from '../model/report.js';
@@ -23,6 +25,8 @@ export interface CastSample extends CastCheck {
   example: string | null;
   /** True when the sample read every non-NULL value of the table. */
   whole: boolean;
+  /** `invalid` is a lower bound (the server's warning list was full). */
+  atLeast?: boolean;
 }
 
 const INTEGER = `'^[[:space:]]*[-+]?[0-9]+[[:space:]]*$'`;
@@ -74,7 +78,7 @@ export function applyCastChecks(report: AnalysisReport, samples: readonly CastSa
       const kind = isTemporalTarget(sample.target) ? 'date/time' : 'number';
       if (sample.invalid > 0) {
         const example = (sample.example ?? '').slice(0, EXAMPLE_CHARS);
-        const note = `No ${kindName(suggestion)} proposed: ${sample.invalid} of ${scope} ${sample.sampled} non-NULL ${sample.column} values ${sample.invalid === 1 ? 'is' : 'are'} not a valid ${kind} for CAST(… AS ${sample.target}) (e.g. '${example}'${(sample.example ?? '').length > EXAMPLE_CHARS ? '…' : ''}), so the DDL would fail (MySQL ERROR 1366 / 3751, MariaDB ERROR 1292). Clean or exclude those values first.`;
+        const note = `No ${kindName(suggestion)} proposed: ${sample.atLeast ? 'at least ' : ''}${sample.invalid} of ${scope} ${sample.sampled} non-NULL ${sample.column} values ${sample.invalid === 1 ? 'is' : 'are'} not a valid ${kind} for CAST(… AS ${sample.target}) (e.g. '${example}'${(sample.example ?? '').length > EXAMPLE_CHARS ? '…' : ''}${kind === 'date/time' ? '; the server does not convert it, or converts it only with a warning' : ''}), so the DDL would fail (MySQL ERROR 1366 / 1292 / 3751, MariaDB ERROR 1292). Clean or exclude those values first.`;
         if (!notes.includes(note)) notes.push(note);
         continue;
       }

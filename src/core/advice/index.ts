@@ -21,5 +21,6 @@ export {
   castCheckRequests,
   castInvalidPredicate,
   EXAMPLE_CHARS,
+  isTemporalTarget,
   type CastSample,
 } from './cast-check.js';

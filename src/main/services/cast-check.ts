@@ -10,13 +10,31 @@
  */
 
 import type { Connection, RowDataPacket } from 'mysql2/promise';
-import { castInvalidPredicate, EXAMPLE_CHARS, type CastSample } from '../../core/advice/index.js';
+import {
+  castInvalidPredicate,
+  EXAMPLE_CHARS,
+  isTemporalTarget,
+  type CastSample,
+} from '../../core/advice/index.js';
 import type { CastCheck } from '../../core/model/report.js';
 import type { ServerInfo } from '../../core/model/server-info.js';
 import { boundedQuery, serverTimeLimitedSelect } from './bounded-query.js';
 import { SAMPLE_ROWS, SAMPLE_TIMEOUT_MS, tableType, type SampleOptions } from './selectivity.js';
 
 const quote = (name: string): string => `\`${name.replace(/`/g, '``')}\``;
+
+/**
+ * Warnings a conversion raises that turn into an error when the DDL stores or indexes the value:
+ * 1292 truncated/incorrect date/time value, 1366 incorrect value, 1265 data truncated, 1264 out of
+ * range, 1411 incorrect value for a function, 1441 datetime function field overflow.
+ */
+const FAILING_WARNINGS = new Set([1292, 1366, 1265, 1264, 1411, 1441]);
+
+/** The value a conversion warning quotes ("Truncated incorrect date value: '2024-01-02abc'"). */
+export function warnedValue(message: string): string | null {
+  const match = /value: '(.*)'(?: for column .*)?$/s.exec(message);
+  return match ? match[1]! : null;
+}
 
 /** Sample each check's column and count the values its CAST would reject. */
 export async function sampleCastChecks(
@@ -34,7 +52,9 @@ export async function sampleCastChecks(
     if (described?.type !== 'BASE TABLE') continue;
     const column = quote(check.column);
     const keep = described.rows === null || described.rows > limit;
-    const select = `SELECT COUNT(*) AS sampled, COALESCE(SUM(bad), 0) AS invalid, MIN(CASE WHEN bad = 1 THEN LEFT(v, ${EXAMPLE_CHARS + 1}) END) AS example FROM (SELECT ${column} AS v, (${castInvalidPredicate(column, check.target)}) AS bad FROM ${quote(database)}.${quote(check.table)} WHERE ${column} IS NOT NULL${keep ? ' ORDER BY RAND()' : ''} LIMIT ${limit}) AS sargable_cast_sample`;
+    const temporal = isTemporalTarget(check.target);
+    const rowsRead = `SELECT ${column} AS v FROM ${quote(database)}.${quote(check.table)} WHERE ${column} IS NOT NULL${keep ? ' ORDER BY RAND()' : ''} LIMIT ${limit}`;
+    const select = `SELECT COUNT(*) AS sampled, COALESCE(SUM(bad), 0) AS invalid, MIN(CASE WHEN bad = 1 THEN LEFT(v, ${EXAMPLE_CHARS + 1}) END) AS example FROM (SELECT v, (${castInvalidPredicate('v', check.target)}) AS bad FROM (${rowsRead}) AS sargable_cast_rows LIMIT ${limit}) AS sargable_cast_sample`;
     const sql = serverTimeLimitedSelect(select, server, timeoutMs);
     try {
       const rows = await boundedQuery<RowDataPacket[]>(connection, sql, {
@@ -44,16 +64,41 @@ export async function sampleCastChecks(
       const row = rows[0];
       if (!row) continue;
       const sampled = Number(row.sampled);
+      let invalid = Number(row.invalid);
+      let example = row.example === null || row.example === undefined ? null : String(row.example);
+      let atLeast = false;
+      if (temporal) {
+        // The same statement's warnings: nothing else ran on this connection since.
+        const warned = await warningsOf(connection);
+        if (warned.count > invalid) {
+          invalid = Math.min(warned.count, sampled);
+          example = warned.example ?? example;
+          atLeast = warned.full;
+        }
+      }
       samples.push({
         ...check,
         sampled,
-        invalid: Number(row.invalid),
-        example: row.example === null || row.example === undefined ? null : String(row.example),
+        invalid,
+        example,
         whole: sampled < limit,
+        ...(atLeast ? { atLeast } : {}),
       });
     } catch {
       // Timed out or refused: no live answer, the offline risk note stands.
     }
   }
   return samples;
+}
+
+/** The conversion warnings of the statement just run: how many, one value they quote, and whether the list was full. */
+async function warningsOf(
+  connection: Connection,
+): Promise<{ count: number; example: string | null; full: boolean }> {
+  const [rows] = await connection.query<RowDataPacket[]>('SHOW WARNINGS');
+  const [limitRows] = await connection.query<RowDataPacket[]>('SELECT @@max_error_count AS n');
+  const failing = rows.filter((warning) => FAILING_WARNINGS.has(Number(warning.Code)));
+  const example = failing.map((warning) => warnedValue(String(warning.Message ?? ''))).find(Boolean) ?? null;
+  const cap = Number(limitRows[0]?.n);
+  return { count: failing.length, example, full: Number.isFinite(cap) && rows.length >= cap };
 }

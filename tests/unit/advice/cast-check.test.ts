@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../../src/core/analyze.js';
 import { applyCastChecks, castCheckRequests, castInvalidPredicate } from '../../../src/core/advice/index.js';
+import { warnedValue } from '../../../src/main/services/cast-check.js';
 import { offlineServerInfo } from '../../../src/core/sqlmode/modes.js';
 import { schemaFromDdl } from '../../../src/core/schema/ddl.js';
 
@@ -48,6 +49,48 @@ describe.each(['mysql', 'mariadb'] as const)('cast check (%s)', (flavor) => {
     expect(castDdl(good).length).toBe(castDdl(report).length);
     for (const suggestion of castDdl(good))
       expect(suggestion.notes).toContain('Live check: all 500 non-NULL ref values convert to SIGNED.');
+  });
+});
+
+describe('date CAST checks judged by the server', () => {
+  it('reads the value a conversion warning quotes, on both servers', () => {
+    expect(warnedValue("Truncated incorrect date value: '2024-01-02abc'")).toBe('2024-01-02abc');
+    expect(
+      warnedValue(
+        "Incorrect datetime value: '2024-01-02 10:00:00 x' for column ``.`(temporary)`.`v` at row 4",
+      ),
+    ).toBe('2024-01-02 10:00:00 x');
+    expect(
+      warnedValue("Delimiter '/' in position 4 in datetime value '2024/01/02' at row 1 is deprecated."),
+    ).toBe(null);
+  });
+
+  it('says "at least" when the warning list was full', () => {
+    const server = offlineServerInfo('mysql', '8.0.33');
+    const report = analyze("SELECT id FROM e WHERE CAST(d AS DATE) = '2024-01-02'", {
+      server,
+      source: 'flags',
+      schema: schemaFromDdl('CREATE TABLE e (id int PRIMARY KEY, d varchar(30))', 'mysql').schema,
+    });
+    const checked = applyCastChecks(report, [
+      {
+        table: 'e',
+        column: 'd',
+        target: 'DATE',
+        sampled: 10_000,
+        invalid: 1024,
+        example: '2024-01-02abc',
+        whole: false,
+        atLeast: true,
+      },
+    ]);
+    const notes = checked.statements[0]!.findings.flatMap((f) => f.notes ?? []).join('\n');
+    expect(notes).toContain(
+      'at least 1024 of a random sample of 10000 non-NULL d values are not a valid date/time',
+    );
+    expect(notes).toContain(
+      "'2024-01-02abc'; the server does not convert it, or converts it only with a warning",
+    );
   });
 });
 
