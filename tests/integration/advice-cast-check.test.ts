@@ -104,7 +104,7 @@ describe.each(testServers())('CAST … AS DATE check on live data ($flavor)', ({
       await connections.closeAll();
     }
   }
-  const castDdlOf = (finding: { suggestions: { ddl: string[] }[] }) =>
+  const castDdlOf = (finding: { suggestions: { ddl: string[]; notes: string[] }[] }) =>
     finding.suggestions.filter((s) => s.ddl.some((ddl) => /CAST\(/i.test(ddl)));
   const QUERY = "SELECT id FROM events_text WHERE CAST(d AS DATE) = '2024-02-01'";
   const GENERATED =
