@@ -52,19 +52,30 @@ export function orUnionAdvice(input: OrUnionInput): OrUnionAdvice {
   const none: OrUnionAdvice = { suggestions: [], notes: [] };
   if (input.schema.source === 'none') return none;
   const design = designFor(input.ast, input.sql, input.schema, input.server);
-  const split = design?.orRewrite;
-  if (!design || !split || split.table.toLowerCase() !== input.table.toLowerCase()) return none;
+  const rewriteOf = design?.orRewrite;
+  if (!design || !rewriteOf) return none;
   const wanted = input.branches.map(normal);
-  if (split.branches.length !== wanted.length || split.branches.some((text, k) => normal(text) !== wanted[k]))
-    return none;
-  const branchPlans = design.tables.filter(
-    (plan) => plan.table.toLowerCase() === input.table.toLowerCase() && plan.scope?.startsWith('OR branch'),
-  );
-  const ddl = [
+  // The design may split several ORs (of different tables): this finding's OR must be one of them.
+  const splits = rewriteOf.splits ?? [{ table: rewriteOf.table, branches: rewriteOf.branches }];
+  const matches = (split: { table: string; branches: string[] }): boolean =>
+    split.table.toLowerCase() === input.table.toLowerCase() &&
+    split.branches.length === wanted.length &&
+    split.branches.every((text, k) => normal(text) === wanted[k]);
+  if (!splits.some(matches)) return none;
+  const split = rewriteOf;
+  const branchPlansOf = (table: string) =>
+    design.tables.filter(
+      (plan) => plan.table.toLowerCase() === table.toLowerCase() && plan.scope?.startsWith('OR branch'),
+    );
+  const wantedDdl = (plans: ReturnType<typeof branchPlansOf>): string[] => [
     ...new Set(
-      branchPlans.filter((plan) => plan.verdict !== 'served' && plan.indexName).flatMap((plan) => plan.ddl),
+      plans.filter((plan) => plan.verdict !== 'served' && plan.indexName).flatMap((plan) => plan.ddl),
     ),
   ];
+  const branchPlans = branchPlansOf(input.table);
+  const ddl = wantedDdl(branchPlans);
+  // The rewrite splits every OR of `splits`: it needs all their branch indexes.
+  const rewriteDdl = [...new Set(splits.flatMap((entry) => wantedDdl(branchPlansOf(entry.table))))];
   const names = branchPlans.map((plan) =>
     plan.verdict === 'served' || !plan.indexName
       ? `existing ${plan.existingIndex ?? 'index'}`
@@ -88,7 +99,7 @@ export function orUnionAdvice(input: OrUnionInput): OrUnionAdvice {
       ? {
           kind: 'rewrite',
           equivalent: split.equivalent,
-          ddl,
+          ddl: rewriteDdl,
           rewrittenSql: split.sql,
           notes: [`One SELECT per branch of the OR, each seeking its own index: ${split.why}.`],
         }
