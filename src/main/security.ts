@@ -107,7 +107,7 @@ export function denyPermissionCheck(): boolean {
 
 /** Native dialog options for files.choose (main shows them; the renderer only names the purpose). */
 export function dialogOptions(
-  purpose: 'slowlog' | 'schema' | 'workspace-open' | 'workspace-save',
+  purpose: 'slowlog' | 'schema' | 'sql' | 'workspace-open' | 'workspace-save',
   multiple = false,
 ) {
   if (purpose === 'workspace-save')
@@ -125,6 +125,16 @@ export function dialogOptions(
       properties: ['openFile' as const],
       filters: [
         { name: 'SQL', extensions: ['sql', 'txt'] },
+        { name: 'All files', extensions: ['*'] },
+      ],
+    };
+  if (purpose === 'sql')
+    return {
+      kind: 'open' as const,
+      title: 'Analyse a SQL file (a dump, a query log, a script)',
+      properties: ['openFile' as const],
+      filters: [
+        { name: 'SQL', extensions: ['sql', 'txt', 'log'] },
         { name: 'All files', extensions: ['*'] },
       ],
     };

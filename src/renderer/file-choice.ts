@@ -5,7 +5,7 @@ import type { AdvisorApi } from '../shared/api.js';
 import type { ChosenFile } from '../shared/api/files.js';
 import { AdvisorError } from '../shared/errors.js';
 
-export type FilePurpose = 'slowlog' | 'schema' | 'workspace-open' | 'workspace-save';
+export type FilePurpose = 'slowlog' | 'schema' | 'sql' | 'workspace-open' | 'workspace-save';
 
 /** True in Electron (the preload bridge is there). */
 function inElectron(win: Window): boolean {

@@ -20,6 +20,7 @@ import { filesSchemas, type FilesApi } from './api/files.js';
 import { indexesSchemas, type IndexesApi } from './api/indexes.js';
 import { querySchemas, type QueryApi } from './api/query.js';
 import { historySchemas, type HistoryApi } from './api/history.js';
+import { sqlFileSchemas, type SqlFileApi } from './api/sql-file.js';
 
 export { apiMethods, type ApiMethod };
 
@@ -93,6 +94,7 @@ export const requestSchemas = {
   ...indexesSchemas,
   ...querySchemas,
   ...historySchemas,
+  ...sqlFileSchemas,
 } as const satisfies Record<ApiMethod, z.ZodType>;
 
 export interface AppInfo {
@@ -128,7 +130,8 @@ export interface AdvisorApi
     FilesApi,
     IndexesApi,
     QueryApi,
-    HistoryApi {
+    HistoryApi,
+    SqlFileApi {
   'app.info'(request?: Record<string, never>): Promise<AppInfo>;
   'connection.open'(request: ConnectionParams): Promise<OpenResult>;
   'connection.close'(request: { connectionId: string }): Promise<void>;

@@ -29,6 +29,8 @@ export const apiMethods = [
   'ui.tableSize',
   'schema.outline',
   'schema.loadFile',
+  'sqlFile.analyze',
+  'sqlFile.statement',
   'capture.snapshot',
   'capture.delta',
   'capture.windowStart',

@@ -139,6 +139,18 @@ describe('paths the user did not choose are refused, and nothing of the file com
     expect(analysed.json.error?.code).toBe('NOT_FOUND');
   });
 
+  it('sqlFile.analyze (+ job.status, sqlFile.statement) reads no other file', async () => {
+    // The key file holds `SELECT '<canary>'`: analysed, the canary would come back in an excerpt.
+    for (const ref of outside()) {
+      const reply = await call('sqlFile.analyze', { ref });
+      expect(reply.json.error?.code, ref).toBe('FORBIDDEN');
+      expect(reply.text).not.toContain(canary);
+      if (reply.json.value?.jobId) expect((await settle(reply.json.value.jobId)).text).not.toContain(canary);
+    }
+    const forged = await call('sqlFile.statement', { analysisId: 'sqlfile:forged', index: 0 });
+    expect(forged.json.error?.code).toBe('NOT_FOUND');
+  });
+
   it('workspace.open reads no other file and never echoes content', async () => {
     for (const ref of outside()) {
       const reply = await call('workspace.open', { profileId: 'p', path: ref });
@@ -247,6 +259,23 @@ describe('files the user chose work', () => {
       schemaId: status.json.value.result.schemaId,
     });
     expect(report.json.value.schemaLoad.tables).toBe(1);
+  });
+
+  it('an uploaded SQL file is analysed from disk; its statement opens by the analysis id only', async () => {
+    const sql = 'SELECT 1;\nSELECT * FROM orders WHERE DATE(created) = CURDATE();\n';
+    const uploaded = await upload('queries.sql', sql);
+    const started = await call('sqlFile.analyze', {
+      ref: uploaded.json.value.ref,
+      schemaSql: 'CREATE TABLE orders (id INT PRIMARY KEY, created DATETIME, KEY (created));',
+    });
+    const status = await settle(started.json.value.jobId);
+    expect(status.json.value.state).toBe('done');
+    const result = status.json.value.result;
+    expect(result).toMatchObject({ name: 'queries.sql', statements: 2, complete: true });
+    const finding = result.rules.find((group: Loose) => group.rule === 'FUN001').findings[0];
+    expect(finding).toMatchObject({ line: 2, statement: 1, statementLine: 2 });
+    const statement = await call('sqlFile.statement', { analysisId: result.analysisId, index: 1 });
+    expect(statement.json.value.sql).toBe('SELECT * FROM orders WHERE DATE(created) = CURDATE()');
   });
 
   it('files.choose (Electron dialog in main) grants exactly what was chosen, with the access asked for', async () => {

@@ -19,6 +19,7 @@ import { createLocksHandlers } from './locks.js';
 import { createProfilesHandlers } from './profiles.js';
 import { createQueryHandlers } from './query.js';
 import { createSchemaHandlers } from './schema.js';
+import { createSqlFileHandlers } from './sql-file.js';
 import { createSqlModeHandlers } from './sqlmode.js';
 import { createUiHandlers } from './ui.js';
 import { createWorkspaceHandlers } from './workspace.js';
@@ -50,5 +51,6 @@ export function createHandlers(services: Services): AdvisorApi {
     ...createIndexesHandlers(services),
     ...createQueryHandlers(services),
     ...createHistoryHandlers(services),
+    ...createSqlFileHandlers(services),
   };
 }

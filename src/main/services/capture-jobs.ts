@@ -31,6 +31,9 @@ export interface JobProgress {
   /** Jobs over a list (index proof): items done of the total. */
   done?: number;
   total?: number;
+  /** SQL file analysis (sqlFile.analyze): findings and statement errors so far. */
+  findings?: number;
+  errors?: number;
 }
 
 /** A job as `job.status` reports it. */

@@ -8,6 +8,7 @@ import { FileGrants } from './file-grants.js';
 import { HistoryService } from './history.js';
 import { HISTORY_FILE } from './history-db.js';
 import { LoadedSchemas, SCHEMA_REFS_FILE } from './schema-files.js';
+import type { SqlFileAnalyses } from './sql-file-analysis.js';
 import { defaultConfigDir, ProfileService, ProfileStore } from './profiles.js';
 import {
   ensurePrivateDir,
@@ -35,6 +36,8 @@ export interface Services {
   workspaces?: WorkspaceSessions;
   /** Schema files loaded for offline analysis (schema.loadFile), by id; created when absent. */
   schemas?: LoadedSchemas;
+  /** SQL files analysed as a stream (sqlFile.analyze): their kept statements, by id; created when absent. */
+  sqlFiles?: SqlFileAnalyses;
   /** Files the user chose (dialog, upload, --allow-dir); absent = none, every path is refused. */
   files?: FileGrants;
   /** Electron: the native open/save dialog in main (files.choose); absent in web mode. */
@@ -47,7 +50,7 @@ export interface Services {
 
 /** What files.choose asks the native dialog for. */
 export interface ChooseFilesRequest {
-  purpose: 'slowlog' | 'schema' | 'workspace-open' | 'workspace-save';
+  purpose: 'slowlog' | 'schema' | 'sql' | 'workspace-open' | 'workspace-save';
   multiple?: boolean;
 }
 

@@ -70,6 +70,7 @@ const SQL_TEXT_METHODS = new Set([
   'explain.parse',
   'sqlmode.upgrade',
   'locks.rewrites',
+  'sqlFile.analyze',
 ]);
 
 /** Name of the HttpOnly session cookie. */

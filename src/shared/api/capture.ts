@@ -167,6 +167,9 @@ export interface JobProgressReply {
   /** Jobs over a list (index proof): items done of the total. */
   done?: number;
   total?: number;
+  /** SQL file analysis (sqlFile.analyze): findings and statement errors so far. */
+  findings?: number;
+  errors?: number;
 }
 
 /**

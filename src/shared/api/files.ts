@@ -5,7 +5,7 @@ import { z } from 'zod';
 
 const chooseSchema = z.object({
   /** What the file is for: sets the dialog's title, filters, and open vs save. */
-  purpose: z.enum(['slowlog', 'schema', 'workspace-open', 'workspace-save']),
+  purpose: z.enum(['slowlog', 'schema', 'sql', 'workspace-open', 'workspace-save']),
   /** Several files at once (slow logs). */
   multiple: z.boolean().optional(),
 });
