@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checksum, fingerprint } from '../../src/core/fingerprint/index.js';
 import type { DigestDelta } from '../../src/core/capture/index.js';
 import { takeDigestSnapshot, digestDelta } from '../../src/main/services/capture.js';
+import { CaptureWindows } from '../../src/main/services/capture-windows.js';
 import { ConnectionService, resolveTarget } from '../../src/main/services/connection.js';
 import { readSlowLogSettings, withSlowLogWindow } from '../../src/main/services/slowlog-window.js';
 import { readSlowLogTable, slowLogTableEnd } from '../../src/main/services/slowlog-table.js';
@@ -137,6 +138,111 @@ describe.each(['mysql', 'mariadb'] as Flavor[])(
           notes: [],
         });
         expect(select?.totalMs).toBeGreaterThan(0);
+      });
+    });
+
+    it('a polled window reads sample texts only for classes that have none yet, 200 digests a query', async () => {
+      const opened = await connections.openConnection({ dsn: server.readOnlyUrl });
+      const { connection, server: info } = connections.get(opened.connectionId);
+      // Every text read the capture sends: the column, and the digests asked for.
+      const reads: { column: string; digests: string[] }[] = [];
+      let maxSqlReads = 0;
+      // The session is a proxy (reconnects, read-only guard): count through a proxy of it.
+      const query = connection.query.bind(connection) as (sql: string, values?: unknown) => Promise<unknown>;
+      const counting = (sql: string, values?: unknown) => {
+        const text = /SCHEMA_NAME, DIGEST, (DIGEST_TEXT|QUERY_SAMPLE_TEXT) FROM/.exec(sql);
+        if (text) reads.push({ column: text[1]!, digests: (values as string[][])[0]! });
+        if (sql.includes('performance_schema_max_sql_text_length')) maxSqlReads++;
+        return query(sql, values);
+      };
+      const counted = new Proxy(connection, {
+        get: (target, property) => (property === 'query' ? counting : Reflect.get(target, property)),
+      });
+      const windows = new CaptureWindows();
+      await withScratchDatabase(server.url, async (_admin, database) => {
+        const workload = await connect(server.url, database);
+        const many = 250;
+        const runMany = async () => {
+          for (let i = 0; i < many; i++) await workload.query(`SELECT ${i} AS c${i}`);
+        };
+        try {
+          const { windowId } = await windows.start(opened.connectionId, counted, info);
+          const poll = async () => {
+            reads.length = 0;
+            const delta = await windows.poll(opened.connectionId, windowId, counted, info);
+            const ours = delta.classes.filter(
+              (c) => c.schema === database && /^SELECT \? AS `c/.test(c.digestText ?? ''),
+            );
+            return {
+              delta,
+              ours,
+              samples: reads.filter((r) => r.column === 'QUERY_SAMPLE_TEXT'),
+              digestTexts: reads.filter((r) => r.column === 'DIGEST_TEXT'),
+            };
+          };
+          const oursIn = (polled: Awaited<ReturnType<typeof poll>>, column: 'samples' | 'digestTexts') => {
+            const mine = new Set(polled.ours.map((c) => c.digest));
+            return polled[column].flatMap((r) => r.digests).filter((d) => mine.has(d)).length;
+          };
+
+          await runMany();
+          const first = await poll();
+          expect(first.ours).toHaveLength(many);
+          // Every class is new: all of ours are asked for, at most 200 digests in one query.
+          expect(first.digestTexts.every((r) => r.digests.length <= 200)).toBe(true);
+          expect(oursIn(first, 'digestTexts')).toBe(many);
+          if (flavor === 'mysql') {
+            expect(first.samples.length).toBeGreaterThanOrEqual(2);
+            expect(first.samples.every((r) => r.digests.length <= 200)).toBe(true);
+            expect(oursIn(first, 'samples')).toBe(many);
+            expect(first.ours.find((c) => c.digestText === 'SELECT ? AS `c7`')?.sampleText).toBe(
+              'SELECT 7 AS c7',
+            );
+          } else {
+            // MariaDB has no QUERY_SAMPLE_TEXT: never asked.
+            expect(first.samples).toEqual([]);
+          }
+
+          // The same classes again: nothing to read (they all have their text and sample).
+          await runMany();
+          const second = await poll();
+          expect(second.ours).toHaveLength(many);
+          expect(second.ours.every((c) => c.count === 2)).toBe(true);
+          expect([oursIn(second, 'digestTexts'), oursIn(second, 'samples')]).toEqual([0, 0]);
+          expect(second.samples).toEqual([]);
+          if (flavor === 'mysql') {
+            expect(
+              second.ours.every(
+                (c) =>
+                  c.sampleText ===
+                  c.digestText!.replace('?', /`c(\d+)`/.exec(c.digestText!)![1]!).replace(/`/g, ''),
+              ),
+            ).toBe(true);
+          }
+
+          // One new class: only it is asked for.
+          await workload.query('SELECT 1 AS fresh_class');
+          const third = await poll();
+          const fresh = third.delta.classes.find(
+            (c) => c.schema === database && /^SELECT \? AS `fresh_class`/.test(c.digestText ?? ''),
+          );
+          expect(fresh).toBeDefined();
+          // (The server's own activity between polls may add a class of its own.)
+          expect(third.digestTexts.flatMap((r) => r.digests)).toContain(fresh!.digest);
+          expect([oursIn(third, 'digestTexts'), oursIn(third, 'samples')]).toEqual([0, 0]);
+          if (flavor === 'mysql') {
+            expect(third.samples).toHaveLength(1);
+            expect(third.samples[0]!.digests).toContain(fresh!.digest);
+            expect(fresh!.sampleText).toBe('SELECT 1 AS fresh_class');
+            // The server's read-only max_sql_text_length: once per window.
+            expect(maxSqlReads).toBe(1);
+          } else {
+            expect(third.samples).toEqual([]);
+            expect(maxSqlReads).toBe(0);
+          }
+        } finally {
+          await workload.end();
+        }
       });
     });
 

@@ -7,12 +7,13 @@
  * polls too, one API call per step, so the accumulator lives here between calls: `start` takes the
  * first snapshot, each `poll` takes the next, adds it, reads DIGEST_TEXT of newly active digests
  * (kept for the whole window, so a digest that a TRUNCATE removes later keeps its text) and
- * returns the window so far. A poll that fails (the connection is lost) leaves the window as it
+ * QUERY_SAMPLE_TEXT of the classes that have none yet (kept too: a poll of a window with
+ * thousands of classes asks only for the new ones), and returns the window so far. A poll that fails (the connection is lost) leaves the window as it
  * was, so the caller retries it on the same baseline after a reconnect. At most 8 windows are
  * kept; the oldest goes first.
  */
 import { randomUUID } from 'node:crypto';
-import type { Connection, RowDataPacket } from 'mysql2/promise';
+import type { Connection } from 'mysql2/promise';
 import {
   DigestDeltaAccumulator,
   type DigestDelta,
@@ -20,14 +21,21 @@ import {
 } from '../../core/capture/index.js';
 import type { ServerInfo } from '../../core/model/server-info.js';
 import { AdvisorError } from '../../shared/errors.js';
-import { accumulatedDelta, takeDigestSnapshot, type SnapshotOptions } from './capture.js';
+import {
+  accumulatedDelta,
+  newDigestTextCache,
+  takeDigestSnapshot,
+  type DigestTextCache,
+  type SnapshotOptions,
+} from './capture.js';
 
 const MAX_WINDOWS = 8;
 
 interface LiveWindow {
   connectionId: string;
   accumulator: DigestDeltaAccumulator;
-  texts: Map<string, RowDataPacket>;
+  /** Texts, samples and max_sql_text_length read by earlier polls. */
+  cache: DigestTextCache;
   maxRows: number | undefined;
   /** One poll at a time: a second one waits for the first (the accumulator needs snapshots in order). */
   busy: Promise<unknown>;
@@ -51,7 +59,7 @@ export class CaptureWindows {
     this.windows.set(windowId, {
       connectionId,
       accumulator: new DigestDeltaAccumulator(first),
-      texts: new Map(),
+      cache: newDigestTextCache(),
       maxRows: options.maxRows,
       busy: Promise.resolve(),
       last: null,
@@ -76,7 +84,7 @@ export class CaptureWindows {
         window.maxRows === undefined ? {} : { maxRows: window.maxRows },
       );
       window.accumulator.add(next);
-      const delta = await accumulatedDelta(connection, server, window.accumulator, options, window.texts);
+      const delta = await accumulatedDelta(connection, server, window.accumulator, options, window.cache);
       window.last = delta;
       return delta;
     });

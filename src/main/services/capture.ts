@@ -225,23 +225,40 @@ export async function digestDelta(
   return accumulatedDelta(connection, server, accumulator, options);
 }
 
+/**
+ * What a window has read once and keeps for its later polls, by `schema \u0001 digest`: the
+ * DIGEST_TEXT rows, the non-empty QUERY_SAMPLE_TEXTs (a class whose sample was empty or gone is
+ * asked again), and `performance_schema_max_sql_text_length` (read-only while the server runs).
+ */
+export interface DigestTextCache {
+  texts: Map<string, RowDataPacket>;
+  samples: Map<string, string>;
+  maxSqlTextLength?: number;
+}
+
+/** An empty {@link DigestTextCache}. */
+export function newDigestTextCache(): DigestTextCache {
+  return { texts: new Map(), samples: new Map() };
+}
+
 /** The activity an accumulator holds (any number of snapshots), with texts as {@link digestDelta}. */
 export async function accumulatedDelta(
   connection: Connection,
   server: ServerInfo,
   accumulator: DigestDeltaAccumulator,
   options: DigestDeltaOptions = {},
-  texts: Map<string, RowDataPacket> = new Map(),
+  cache: DigestTextCache = newDigestTextCache(),
 ): Promise<DigestDelta> {
-  let maxSqlTextLength: number | undefined;
+  const { texts } = cache;
   try {
     await collectDigestTexts(connection, accumulator, texts);
-    if (server.capabilities.digestQuerySample) {
+    if (server.capabilities.digestQuerySample && cache.maxSqlTextLength === undefined) {
       const [vars] = await connection.query<RowDataPacket[]>(
         `SELECT ${CAPTURE_MARKER} @@GLOBAL.performance_schema_max_sql_text_length AS max_sql`,
       );
-      maxSqlTextLength = toNumber(vars[0]?.max_sql);
+      cache.maxSqlTextLength = toNumber(vars[0]?.max_sql);
     }
+    const { maxSqlTextLength } = cache;
     const delta = accumulator.result(
       { ...options, ...(maxSqlTextLength === undefined ? {} : { maxSqlTextLength }) },
       (row) => ({
@@ -250,14 +267,23 @@ export async function accumulatedDelta(
       }),
     );
     if (server.capabilities.digestQuerySample && delta.classes.length > 0) {
-      const samples = await readTexts(
-        connection,
-        [...new Set(delta.classes.map((cls) => cls.digest!))],
-        'QUERY_SAMPLE_TEXT',
-      );
+      const key = (cls: { schema: string | null; digest: string | null }) =>
+        `${cls.schema ?? ''}\u0001${cls.digest}`;
+      // Only the classes without a sample yet: a poll of a long window asks for the new ones.
+      const missing = delta.classes.filter((cls) => !cache.samples.has(key(cls)));
+      if (missing.length > 0) {
+        const read = await readTexts(
+          connection,
+          [...new Set(missing.map((cls) => cls.digest!))],
+          'QUERY_SAMPLE_TEXT',
+        );
+        for (const [k, row] of read) {
+          const text = row.QUERY_SAMPLE_TEXT as string | null | undefined;
+          if (text) cache.samples.set(k, text);
+        }
+      }
       for (const cls of delta.classes) {
-        const sample = samples.get(`${cls.schema ?? ''}\u0001${cls.digest}`)?.QUERY_SAMPLE_TEXT as
-          string | null | undefined;
+        const sample = cache.samples.get(key(cls));
         if (sample) {
           cls.sampleText = sample;
           cls.fingerprint = mapDigestToFingerprint(
@@ -368,7 +394,7 @@ export async function captureDigestWindow(
 ): Promise<DigestDelta> {
   let current = connection;
   const accumulator = new DigestDeltaAccumulator(await takeDigestSnapshot(current, server, options));
-  const texts = new Map<string, RowDataPacket>();
+  const cache = newDigestTextCache();
   const end = Date.now() + seconds * 1000;
   const poll = Math.max(0.1, options.pollSeconds ?? DEFAULT_POLL_SECONDS) * 1000;
   for (;;) {
@@ -386,9 +412,9 @@ export async function captureDigestWindow(
       current = await options.reconnect();
       accumulator.add(await takeDigestSnapshot(current, server, options));
     }
-    await collectDigestTexts(current, accumulator, texts).catch((error: unknown) => {
+    await collectDigestTexts(current, accumulator, cache.texts).catch((error: unknown) => {
       throw captureError(error, 'Reading digest texts from performance_schema');
     });
   }
-  return accumulatedDelta(current, server, accumulator, options, texts);
+  return accumulatedDelta(current, server, accumulator, options, cache);
 }
