@@ -463,7 +463,7 @@ export function createDigest(options: DigestOptions = {}): Digest {
     if (tsNorm !== undefined) {
       tsId = tsIdOf(tsNorm);
       const own = strings.values[tsId]!;
-      if (tsMax === undefined || tsBefore(tsMax, own)) {
+      if (tsMax === undefined || (own !== tsMax && tsBefore(tsMax, own))) {
         // The newest time so far (the usual case: logs are written in time order). No class's
         // tsMax is above the global one, and the minimums are set at the first time seen.
         tsMax = own;
@@ -472,10 +472,10 @@ export function createDigest(options: DigestOptions = {}): Digest {
         if (cols.tsMin[c] === 0) cols.tsMin[c] = tsId;
       } else {
         const min = cols.tsMin[c]!;
-        if (min === 0 || tsBefore(own, strings.values[min]!)) cols.tsMin[c] = tsId;
+        if (min === 0 || (min !== tsId && tsBefore(own, strings.values[min]!))) cols.tsMin[c] = tsId;
         const max = cols.tsMax[c]!;
-        if (max === 0 || tsBefore(strings.values[max]!, own)) cols.tsMax[c] = tsId;
-        if (tsMin === undefined || tsBefore(own, tsMin)) tsMin = own;
+        if (max === 0 || (max !== tsId && tsBefore(strings.values[max]!, own))) cols.tsMax[c] = tsId;
+        if (tsMin === undefined || (own !== tsMin && tsBefore(own, tsMin))) tsMin = own;
       }
     }
     if (db !== undefined) cols.addDistinct(c, DBS, dbIdOf(db));
@@ -535,11 +535,11 @@ export function createDigest(options: DigestOptions = {}): Digest {
     }
   }
 
-  /** The id of a (normalised) time: logs repeat the same second, so the last one is cached. */
+  /** A time's id, the last one cached (one second's events share one string: `!==` tests identity). */
   function tsIdOf(ts: string): number {
     if (ts !== lastTsText) {
       lastTsId = strings.intern(ts);
-      lastTsText = strings.values[lastTsId];
+      lastTsText = ts;
     }
     return lastTsId;
   }

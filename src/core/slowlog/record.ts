@@ -22,6 +22,7 @@
  */
 import { ATTRIBUTE_LINE_OP, ParsedSlowLogEvent, perlTruthy, type SlowLogEvent } from './event.js';
 import { queryEndsOpen } from './record-lex.js';
+import { detach } from './text.js';
 
 export const RECORD_SEPARATOR = ';\n#';
 /** The first header line(s) of an event as servers write them (see headerFollows()). */
@@ -115,6 +116,9 @@ function isHeaderCandidate(text: string, at: number): boolean {
 function isTimeChar(c: number, iso: boolean): boolean {
   return (c >= 48 && c <= 57) || c === 58 || c === 32 || (iso && (c === 45 || c === 84)); // 0-9 : space (- T)
 }
+
+/** How many chars of a line {@link timeOfLine} reads at most. */
+const TIME_KEY_LENGTH = 27;
 
 /** `^# Time: ((?:[0-9: ]{15})|(?:[-0-9: T]{19}))` on a line: the time, else undefined. */
 function timeOfLine(line: string): string | undefined {
@@ -244,6 +248,28 @@ export function createRecordParser(strict: boolean, lookAhead: LookAhead): Recor
     return pairs;
   }
 
+  // `# Time:` lines of one second share their first 27 chars (`# Time: 2026-01-02T03:04:05`,
+  // the part timeOfLine reads): the last such prefix and its time are kept, so most time lines
+  // cost one native comparison, and the events of one second carry the same (detached) string.
+  let timeKey = '';
+  let timeValue = '';
+  function timeOf(text: string): string | undefined {
+    // timeOfLine reads chars 0-26 at most (fewer when the line is shorter): a line of 27 chars
+    // or more that starts with a cached 27-char key has its time; a shorter key must be equal.
+    if (
+      timeKey !== '' &&
+      (timeKey.length === TIME_KEY_LENGTH ? text.startsWith(timeKey) : text === timeKey)
+    ) {
+      return timeValue;
+    }
+    const ts = timeOfLine(text);
+    if (ts !== undefined) {
+      timeKey = detach(text.length > TIME_KEY_LENGTH ? text.slice(0, TIME_KEY_LENGTH) : text);
+      timeValue = detach(ts);
+    }
+    return ts;
+  }
+
   const scratchOutcome: Outcome = { event: undefined, skip: undefined, join: false, front: NONE, back: NONE };
 
   /**
@@ -322,7 +348,7 @@ export function createRecordParser(strict: boolean, lookAhead: LookAhead): Recor
       let userHost: readonly string[] | undefined;
       let setTimestamp: string | undefined;
       let ts: string | undefined;
-      if (!gotTs && (ts = timeOfLine(text)) !== undefined) {
+      if (!gotTs && (ts = timeOf(text)) !== undefined) {
         ops.push('ts', ts);
         gotTs = true;
         let pairs: readonly string[] | undefined;
