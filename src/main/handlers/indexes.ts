@@ -13,6 +13,7 @@ import { unusedIndexes } from '../services/index-usage.js';
 import { loadSchema } from '../services/schema.js';
 import { CaptureService } from '../services/capture-jobs.js';
 import { assertProofAllowed, proveIndexSet } from '../services/index-proof.js';
+import { proveIndexSetTogether } from '../services/index-proof-set.js';
 import { assertProductionConfirmed } from '../services/production-guard.js';
 import { loggedWrite } from '../services/write-log.js';
 import { WriteRuns } from '../services/write-runs.js';
@@ -44,25 +45,36 @@ export function createIndexesHandlers(services: Services): IndexesApi {
         const onAbort = () => void runs.cancel(run.id, request.connectionId);
         signal.addEventListener('abort', onAbort);
         progress({ done: 0, total: candidates.length });
+        const method = server.capabilities.invisibleIndexes ? 'invisible-index' : 'sandbox';
+        const lockWaitTimeoutSeconds = request.lockWaitTimeoutSeconds ?? WHAT_IF_LOCK_WAIT_SECONDS;
         try {
-          const proofs = await loggedWrite(
+          return await loggedWrite(
             services.workspaces,
             target,
             { action: 'what-if-index', sql: candidates.flatMap((candidate) => candidate.ddl) },
-            () =>
-              proveIndexSet(run.target, server, {
+            async (): Promise<IndexProofResult> => {
+              if (request.mode === 'set') {
+                const result = await proveIndexSetTogether(run.target, server, {
+                  database,
+                  candidates,
+                  allowWhatIf,
+                  lockWaitTimeoutSeconds,
+                  signal,
+                  onProgress: (done, total) => progress({ done, total }),
+                });
+                return { ...result, method, mode: 'set' };
+              }
+              const proofs = await proveIndexSet(run.target, server, {
                 database,
                 candidates,
                 allowWhatIf,
-                lockWaitTimeoutSeconds: request.lockWaitTimeoutSeconds ?? WHAT_IF_LOCK_WAIT_SECONDS,
+                lockWaitTimeoutSeconds,
                 signal,
                 onProgress: (done) => progress({ done, total: candidates.length }),
-              }),
+              });
+              return { proofs, method, mode: 'each' };
+            },
           );
-          return {
-            proofs,
-            method: server.capabilities.invisibleIndexes ? 'invisible-index' : 'sandbox',
-          };
         } finally {
           signal.removeEventListener('abort', onAbort);
           run.end();

@@ -1,7 +1,13 @@
 // Proof of the Index set in the view: the button, the confirmation listing every statement, progress with Cancel, and each index's verdict.
 import { useMemo, useState } from 'react';
 import { WHAT_IF_LOCK_WAIT_SECONDS } from '../../core/explain/what-if.js';
-import { proofSteps, type IndexProof, type ProofPlan } from '../../core/explain/what-if-set.js';
+import {
+  proofSteps,
+  setProofSteps,
+  type IndexProof,
+  type ProofPlan,
+  type SetStatementProof,
+} from '../../core/explain/what-if-set.js';
 import type { WorkloadPlan } from '../../core/indexing/index.js';
 import { whatIfDdl } from '../../core/indexing/index.js';
 import type { Workbench } from '../state/context.js';
@@ -50,10 +56,28 @@ export function ProveIndexSet({
         onClick={() => indexProofStore(wb).dispatch({ type: 'proof/confirm' })}
         data-testid="index-proof-start"
       >
-        {proof.step === 'running' ? `Proving ${proof.done} of ${proof.total}…` : 'Prove on the server'}
+        {proof.step === 'running' && proof.mode === 'each'
+          ? `Proving ${proof.done} of ${proof.total}…`
+          : 'Prove each on the server'}
+      </button>
+      <button
+        type="button"
+        className="button button--small"
+        disabled={blocked !== null || candidates.length === 0 || proof.step === 'running'}
+        title={
+          blocked ??
+          'Build every index of the set together (INVISIBLE on MySQL 8, on the sandbox elsewhere), EXPLAIN each statement before and with the whole set, drop them all: shows which index each statement picks, and which ones the others make redundant'
+        }
+        onClick={() => indexProofStore(wb).dispatch({ type: 'proof/confirm', mode: 'set' })}
+        data-testid="index-proof-set-start"
+      >
+        {proof.step === 'running' && proof.mode === 'set'
+          ? `Proving the set: step ${proof.done} of ${proof.total}…`
+          : 'Prove as a set'}
       </button>
       {blocked && <span className="index-plan__blocked">{blocked}</span>}
       <ProofSummary proof={proof} />
+      {proof.step === 'done' && proof.mode === 'set' && <SetStatements statements={proof.statements} />}
       {(proof.step === 'confirm' || proof.step === 'running') && (
         <ProofDialog wb={wb} state={state} plan={plan} proof={proof} />
       )}
@@ -77,8 +101,11 @@ function ProofSummary({ proof }: { proof: IndexProofState }) {
   const failed = proofs.length - chosen - rejected;
   return (
     <span className="index-plan__note" data-testid="index-proof-summary">
-      Proven {proof.method === 'invisible-index' ? 'with invisible indexes' : 'on the sandbox'}: {chosen}{' '}
-      chosen by the optimizer, {rejected} rejected{failed > 0 ? `, ${failed} could not be proven` : ''}.
+      {proof.mode === 'set' ? 'Proven as a set' : 'Proven'}{' '}
+      {proof.method === 'invisible-index' ? 'with invisible indexes' : 'on the sandbox'}: {chosen}{' '}
+      {proof.mode === 'set' ? 'picked with the whole set present' : 'chosen by the optimizer'}, {rejected}{' '}
+      {proof.mode === 'set' ? 'never picked (rejected)' : 'rejected'}
+      {failed > 0 ? `, ${failed} could not be proven` : ''}.
     </span>
   );
 }
@@ -104,39 +131,73 @@ function ProofDialog({
   const flavor = live.server.flavor === 'mariadb' ? 'mariadb' : 'mysql';
   const close = () => indexProofStore(wb).dispatch({ type: 'proof/close' });
   return (
-    <Modal title="Prove the index set on the server" onClose={close} testId="index-proof-dialog" wide>
+    <Modal
+      title={proof.mode === 'set' ? 'Prove the index set as a whole' : 'Prove the index set on the server'}
+      onClose={close}
+      testId="index-proof-dialog"
+      wide
+    >
       <div className="dialog__body">
         {proof.step === 'confirm' ? (
           <>
-            <p className="dialog__message">
-              This{' '}
-              <strong>
-                builds {candidates.length} real index{candidates.length === 1 ? '' : 'es'}
-              </strong>
-              , one at a time,{' '}
-              {invisible
-                ? 'as INVISIBLE (only this session’s EXPLAIN may use them)'
-                : 'on this sandbox server (every session may use each one until it is dropped)'}
-              , EXPLAINs the statements each one serves before and after, and drops it again — also after an
-              error. An index the optimizer does not choose for any of its statements is marked rejected. Each
-              build takes time and I/O and holds the table’s metadata lock briefly. These statements run, in
-              this order:
-            </p>
-            {candidates.map((candidate) => (
-              <section key={candidate.key} className="index-proof__candidate">
-                <h4 className="indexes__subtitle">
-                  {candidate.table}.{candidate.name}
-                </h4>
+            {proof.mode === 'set' ? (
+              <>
+                <p className="dialog__message">
+                  This{' '}
+                  <strong>
+                    builds all {candidates.length} index{candidates.length === 1 ? '' : 'es'} together
+                  </strong>
+                  ,{' '}
+                  {invisible
+                    ? 'as INVISIBLE (only this session’s EXPLAIN may use them)'
+                    : 'on this sandbox server (every session may use them until they are dropped)'}
+                  , EXPLAINs every statement before and with the whole set, and drops them all again — also
+                  after an error or Cancel. An index no statement picks with the others present is marked
+                  rejected, made redundant by the index picked instead. Each build takes time and I/O and
+                  holds its table’s metadata lock briefly. These statements run, in this order:
+                </p>
                 <WhatIfSteps
-                  steps={proofSteps(
-                    { ...candidate, ddl: candidate.ddl.map(whatIfDdl) },
+                  steps={setProofSteps(
+                    candidates.map((candidate) => ({ ...candidate, ddl: candidate.ddl.map(whatIfDdl) })),
                     method,
                     flavor,
                     WHAT_IF_LOCK_WAIT_SECONDS,
                   )}
                 />
-              </section>
-            ))}
+              </>
+            ) : (
+              <>
+                <p className="dialog__message">
+                  This{' '}
+                  <strong>
+                    builds {candidates.length} real index{candidates.length === 1 ? '' : 'es'}
+                  </strong>
+                  , one at a time,{' '}
+                  {invisible
+                    ? 'as INVISIBLE (only this session’s EXPLAIN may use them)'
+                    : 'on this sandbox server (every session may use each one until it is dropped)'}
+                  , EXPLAINs the statements each one serves before and after, and drops it again — also after
+                  an error. An index the optimizer does not choose for any of its statements is marked
+                  rejected. Each build takes time and I/O and holds the table’s metadata lock briefly. These
+                  statements run, in this order:
+                </p>
+                {candidates.map((candidate) => (
+                  <section key={candidate.key} className="index-proof__candidate">
+                    <h4 className="indexes__subtitle">
+                      {candidate.table}.{candidate.name}
+                    </h4>
+                    <WhatIfSteps
+                      steps={proofSteps(
+                        { ...candidate, ddl: candidate.ddl.map(whatIfDdl) },
+                        method,
+                        flavor,
+                        WHAT_IF_LOCK_WAIT_SECONDS,
+                      )}
+                    />
+                  </section>
+                ))}
+              </>
+            )}
             <ProductionConfirmField name={production} value={typed} onChange={setTyped} />
             <footer className="dialog__footer">
               <button type="button" className="button" onClick={close} autoFocus>
@@ -153,18 +214,21 @@ function ProofDialog({
                     candidates,
                     productionField(production, typed),
                     WHAT_IF_LOCK_WAIT_SECONDS,
+                    proof.mode,
                   )
                 }
                 data-testid="index-proof-run"
               >
-                Build, compare and drop each
+                {proof.mode === 'set' ? 'Build all, compare, drop all' : 'Build, compare and drop each'}
               </button>
             </footer>
           </>
         ) : (
           <>
             <p className="empty-state__title" aria-busy="true" data-testid="index-proof-progress">
-              Proving index {Math.min(proof.done + 1, proof.total)} of {proof.total}…
+              {proof.mode === 'set'
+                ? `Proving the set: step ${Math.min(proof.done + 1, proof.total)} of ${proof.total}…`
+                : `Proving index ${Math.min(proof.done + 1, proof.total)} of ${proof.total}…`}
             </p>
             <progress max={proof.total} value={proof.done} />
             <footer className="dialog__footer">
@@ -201,7 +265,9 @@ export function ProofResult({ proof }: { proof: IndexProof }) {
         {proof.status === 'chosen'
           ? `chosen by ${proof.chosenBy.map((n) => `#${n + 1}`).join(', ')}`
           : proof.status === 'rejected'
-            ? 'rejected by the optimizer'
+            ? proof.redundantBy?.length
+              ? `made redundant by ${proof.redundantBy.join(', ')}`
+              : 'rejected by the optimizer'
             : 'not proven'}
       </span>{' '}
       <span className="index-proof__reason">{proof.reason}</span>
@@ -236,5 +302,42 @@ export function ProofResult({ proof }: { proof: IndexProof }) {
         </table>
       )}
     </div>
+  );
+}
+
+const keysText = (keys: readonly string[]) => (keys.length === 0 ? 'no index' : keys.join(', '));
+
+/** The set proof per statement: the indexes its plan uses before and with the whole set, cost and rows. */
+function SetStatements({ statements }: { statements: readonly SetStatementProof[] }) {
+  if (statements.length === 0) return null;
+  return (
+    <table className="index-proof__table" data-testid="index-set-proof-statements">
+      <thead>
+        <tr>
+          <th title="The statement of the workload">Stmt</th>
+          <th title="The keys its plan uses, before → with the whole set">Keys</th>
+          <th title="The optimizer's estimated cost, before → with the whole set">Cost</th>
+          <th title="Rows examined (estimate), before → with the whole set">Rows</th>
+        </tr>
+      </thead>
+      <tbody>
+        {statements.map((entry) => (
+          <tr key={entry.statement} data-testid="index-set-proof-statement" data-uses={entry.uses.join(' ')}>
+            <td>#{entry.statement + 1}</td>
+            <td>
+              {keysText(entry.before.keys)} → <strong>{keysText(entry.after.keys)}</strong>
+            </td>
+            <td>
+              {entry.before.cost === null && entry.after.cost === null
+                ? 'n/a (no cost in EXPLAIN)'
+                : `${count(entry.before.cost)} → ${count(entry.after.cost)}`}
+            </td>
+            <td>
+              {count(entry.before.rows)} → {count(entry.after.rows)}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

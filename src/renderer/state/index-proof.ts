@@ -2,10 +2,11 @@
 /*
  * Design note: its own reducer store per workbench, next to the Index set's (index-set.ts), so the set's
  * decisions and the proof's run do not share one reducer. The proof never starts without the dialog's
- * confirmation (every statement of core/explain/what-if-set.ts proofSteps is listed there). A new design
+ * confirmation (every statement of core/explain/what-if-set.ts proofSteps, or setProofSteps when the set
+ * is proven together, is listed there). A new design
  * forgets the verdicts (the statements' numbers may have changed): prove again.
  */
-import type { IndexProof, ProofCandidate } from '../../core/explain/what-if-set.js';
+import type { IndexProof, ProofCandidate, SetStatementProof } from '../../core/explain/what-if-set.js';
 import type { WorkloadPlan } from '../../core/indexing/index.js';
 import type { IndexProofResult } from '../../shared/api/indexes.js';
 import { toShownError, type ShownError } from '../components/error-box.js';
@@ -23,12 +24,16 @@ export interface IndexProofState {
   cancelled: boolean;
   error: ShownError | null;
   method: IndexProofResult['method'] | null;
+  /** `each`: every index alone; `set`: the whole set together (the confirmation asked for this one). */
+  mode: 'each' | 'set';
   /** By indexKey. */
   proofs: Record<string, IndexProof>;
+  /** Set proof: per statement the plan before and with the whole set. */
+  statements: SetStatementProof[];
 }
 
 export type IndexProofAction =
-  | { type: 'proof/confirm' }
+  | { type: 'proof/confirm'; mode?: 'each' | 'set' }
   | { type: 'proof/close' }
   | { type: 'proof/started'; jobId: string; total: number }
   | { type: 'proof/progress'; done: number; total: number }
@@ -46,13 +51,15 @@ export const initialIndexProof: IndexProofState = {
   cancelled: false,
   error: null,
   method: null,
+  mode: 'each',
   proofs: {},
+  statements: [],
 };
 
 export function indexProofReducer(state: IndexProofState, action: IndexProofAction): IndexProofState {
   switch (action.type) {
     case 'proof/confirm':
-      return { ...state, step: 'confirm', error: null, cancelled: false };
+      return { ...state, step: 'confirm', error: null, cancelled: false, mode: action.mode ?? 'each' };
     case 'proof/close':
       return state.step === 'running' ? state : { ...state, step: 'idle' };
     case 'proof/started':
@@ -76,7 +83,9 @@ export function indexProofReducer(state: IndexProofState, action: IndexProofActi
         cancelling: false,
         done: action.result.proofs.length,
         method: action.result.method,
+        mode: action.result.mode ?? 'each',
         proofs: Object.fromEntries(action.result.proofs.map((proof) => [proof.key, proof])),
+        statements: action.result.statements ?? [],
       };
     case 'proof/failed':
       return {
@@ -125,6 +134,7 @@ export async function runProof(
   candidates: ProofCandidate[],
   productionConfirmation: { productionConfirmation?: string },
   lockWaitTimeoutSeconds: number,
+  mode: 'each' | 'set' = 'each',
 ): Promise<void> {
   const store = indexProofStore(wb);
   try {
@@ -133,6 +143,7 @@ export async function runProof(
       candidates,
       confirmed: true,
       lockWaitTimeoutSeconds,
+      mode,
       ...productionConfirmation,
     });
     store.dispatch({ type: 'proof/started', jobId, total: candidates.length });

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { WorkloadPlan } from '../../core/indexing/index.js';
 import type { UnusedIndexReport } from '../../core/indexing/unused.js';
-import type { IndexProof } from '../../core/explain/what-if-set.js';
+import type { IndexProof, SetStatementProof } from '../../core/explain/what-if-set.js';
 import { productionConfirmationField } from './profiles.js';
 
 const designSchema = z.object({
@@ -42,6 +42,12 @@ const proveSchema = z.object({
   productionConfirmation: productionConfirmationField,
   /** Seconds each build waits for the table's metadata lock (default 5). */
   lockWaitTimeoutSeconds: z.number().int().min(1).max(600).optional(),
+  /**
+   * `each` (default): each index alone, built and dropped in turn. `set`: every index built together,
+   * each statement EXPLAINed before and with the whole set, all dropped (core/explain/what-if-set.ts
+   * setProofSteps).
+   */
+  mode: z.enum(['each', 'set']).optional(),
 });
 
 export const indexesSchemas = {
@@ -53,6 +59,10 @@ export const indexesSchemas = {
 export interface IndexProofResult {
   proofs: IndexProof[];
   method: 'invisible-index' | 'sandbox';
+  /** Absent: `each`. */
+  mode?: 'each' | 'set';
+  /** `set` only: per statement the plan before and with the whole set, and which indexes it picks. */
+  statements?: SetStatementProof[];
 }
 
 export interface IndexSetReply {
@@ -70,8 +80,9 @@ export interface IndexesApi {
   'indexes.design'(request: z.input<typeof designSchema>): Promise<IndexSetReply>;
   /**
    * Prove each index with what-if (built INVISIBLE on MySQL 8, on the sandbox elsewhere), EXPLAIN its
-   * statements before and after, drop it. A job: follow it on `job.events` (progress: `done` of `total`
-   * indexes), cancel with `job.cancel`; its result is an IndexProofResult. Writes to the server.
+   * statements before and after, drop it; with `mode: 'set'` every index together. A job: follow it on
+   * `job.events` (progress: `done` of `total` indexes, or of the set proof's statements), cancel with
+   * `job.cancel` (what was built is dropped); its result is an IndexProofResult. Writes to the server.
    */
   'indexes.prove'(request: z.input<typeof proveSchema>): Promise<{ jobId: string }>;
 }

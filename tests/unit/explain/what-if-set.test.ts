@@ -4,7 +4,11 @@ import { invisibleVariant } from '../../../src/core/explain/what-if.js';
 import {
   proofSteps,
   proofVerdict,
+  setProofSteps,
+  setProofVerdicts,
   tableLine,
+  type ProofPlan,
+  type SetStatementProof,
   type StatementProof,
 } from '../../../src/core/explain/what-if-set.js';
 
@@ -105,5 +109,110 @@ describe('proofVerdict', () => {
     expect(tableLine(lines, 'orders', ['K1'])).toBe(lines[1]);
     expect(tableLine(lines, 'orders', ['other'])).toBe(lines[1]);
     expect(tableLine(lines, 'x', [])).toBe(lines[0]);
+  });
+});
+
+describe('the set proof', () => {
+  const longer = {
+    key: 'long',
+    table: 'orders',
+    name: 'idx_cs',
+    ddl: ['ALTER TABLE `orders` ADD INDEX `idx_cs` (`customer_id`, `status`);'],
+    statements: [{ index: 3, sql: 'SELECT id FROM orders WHERE customer_id = 2' }],
+  };
+  const other = {
+    key: 'n',
+    table: 'notes',
+    name: 'idx_a',
+    ddl: ['ALTER TABLE `notes` ADD INDEX `idx_a` (`author`);'],
+    statements: [{ index: 5, sql: 'SELECT id FROM notes WHERE author = 2' }],
+  };
+
+  it('MySQL 8: EXPLAIN each statement once, build every index INVISIBLE, ANALYZE each table once, switch on, EXPLAIN again, drop all (last built first)', () => {
+    expect(
+      setProofSteps([candidate, longer, other], 'invisible-index', 'mysql', 5).map(
+        (step) => `${step.phase} ${step.kind}: ${step.sql}`,
+      ),
+    ).toEqual([
+      'session session: SET SESSION lock_wait_timeout = 5',
+      "session session: SET SESSION optimizer_switch = 'use_invisible_indexes=off'",
+      'before read: EXPLAIN SELECT id FROM orders WHERE customer_id = 1',
+      'before read: EXPLAIN SELECT id FROM orders WHERE customer_id = 2',
+      'before read: EXPLAIN SELECT id FROM notes WHERE author = 2',
+      'build write: ALTER TABLE `orders` ADD INDEX `idx_c` (`customer_id`) INVISIBLE',
+      'build write: ALTER TABLE `orders` ADD INDEX `idx_cs` (`customer_id`, `status`) INVISIBLE',
+      'build write: ALTER TABLE `notes` ADD INDEX `idx_a` (`author`) INVISIBLE',
+      'analyze write: ANALYZE TABLE `orders`',
+      'analyze write: ANALYZE TABLE `notes`',
+      "session session: SET SESSION optimizer_switch = 'use_invisible_indexes=on'",
+      'after read: EXPLAIN SELECT id FROM orders WHERE customer_id = 1',
+      'after read: EXPLAIN SELECT id FROM orders WHERE customer_id = 2',
+      'after read: EXPLAIN SELECT id FROM notes WHERE author = 2',
+      'drop write: ALTER TABLE `notes` DROP INDEX `idx_a`',
+      'drop write: ALTER TABLE `orders` DROP INDEX `idx_cs`',
+      'drop write: ALTER TABLE `orders` DROP INDEX `idx_c`',
+    ]);
+    // The sandbox: plain builds, no optimizer switch.
+    const sandbox = setProofSteps([candidate, longer], 'sandbox', 'mariadb', 5);
+    expect(sandbox.some((step) => /optimizer_switch|INVISIBLE/.test(step.sql))).toBe(false);
+    expect(sandbox.filter((step) => step.phase === 'build').map((step) => step.candidate)).toEqual([
+      'k',
+      'long',
+    ]);
+  });
+
+  it('verdicts: picked with the set present, or made redundant by the index picked instead (another of the set, or an existing one)', () => {
+    const plan = (key: string | null, cost: number): ProofPlan => ({ cost, rows: 1, key, access: 'ref' });
+    const statements: SetStatementProof[] = [
+      {
+        statement: 0,
+        before: { cost: 900, rows: 9000, keys: [] },
+        after: { cost: 2, rows: 2, keys: ['idx_cs'] },
+        uses: ['long'],
+      },
+      {
+        statement: 3,
+        before: { cost: 900, rows: 9000, keys: [] },
+        after: { cost: 2, rows: 2, keys: ['idx_cs'] },
+        uses: ['long'],
+      },
+      {
+        statement: 5,
+        before: { cost: 50, rows: 500, keys: [] },
+        after: { cost: 50, rows: 500, keys: ['fk_author'] },
+        uses: [],
+      },
+    ];
+    const built = new Map([
+      ['k', ['idx_c']],
+      ['long', ['idx_cs']],
+      ['n', ['idx_a']],
+    ]);
+    const [short, long, notes] = setProofVerdicts(
+      [candidate, longer, other],
+      built,
+      new Map(),
+      statements,
+      (entry, index) => ({
+        before: plan(null, 900),
+        after: plan(entry.table === 'notes' ? 'fk_author' : 'idx_cs', index === 5 ? 50 : 2),
+      }),
+      'invisible-index',
+    );
+    expect(long).toMatchObject({ status: 'chosen', chosenBy: [0, 3] });
+    expect(long!.reason).toMatch(/picks it for #1, #4: #1 cost 900 → 2; #4 cost 900 → 2/);
+    expect(short).toMatchObject({ status: 'rejected', redundantBy: ['orders.idx_cs'] });
+    expect(short!.reason).toMatch(/made redundant by orders\.idx_cs/);
+    expect(notes).toMatchObject({ status: 'rejected', redundantBy: ['the existing notes.fk_author'] });
+    // A failed build is reported as such, not as rejected.
+    const [failed] = setProofVerdicts(
+      [candidate],
+      new Map(),
+      new Map([['k', 'Duplicate key name']]),
+      [],
+      () => null,
+      'sandbox',
+    );
+    expect(failed).toMatchObject({ status: 'failed', reason: expect.stringMatching(/Duplicate key name/) });
   });
 });

@@ -68,6 +68,28 @@ describe('index proof state', () => {
     expect(cancelled).toMatchObject({ step: 'failed', cancelled: true, jobId: null });
     expect(indexProofReducer(cancelled, { type: 'proof/reset' })).toEqual(initialIndexProof);
   });
+  it('the set proof: confirm asks for the set, done keeps the per-statement plans', () => {
+    let state = indexProofReducer(initialIndexProof, { type: 'proof/confirm', mode: 'set' });
+    expect(state).toMatchObject({ step: 'confirm', mode: 'set' });
+    state = indexProofReducer(state, { type: 'proof/started', jobId: 'j', total: 9 });
+    const statement = {
+      statement: 0,
+      before: { cost: 10, rows: 100, keys: [] },
+      after: { cost: 1, rows: 1, keys: ['i'] },
+      uses: ['k'],
+    };
+    state = indexProofReducer(state, {
+      type: 'proof/done',
+      result: { proofs: [], method: 'sandbox', mode: 'set', statements: [statement] },
+    });
+    expect(state).toMatchObject({ step: 'done', mode: 'set', statements: [statement] });
+    // The one-by-one proof again: no set statements left over.
+    state = indexProofReducer(indexProofReducer(state, { type: 'proof/confirm' }), {
+      type: 'proof/done',
+      result: { proofs: [], method: 'sandbox', mode: 'each' },
+    });
+    expect(state).toMatchObject({ mode: 'each', statements: [] });
+  });
 });
 
 describe('hygiene drop report', () => {
