@@ -32,14 +32,10 @@
  */
 
 import { isNode, type AstNode } from './ast.js';
+import { DEFAULT_STAND_IN, expressionEdits, type Edit } from './equivalent-expressions.js';
 import { tokenize, type Token } from './tolerant.js';
 
-/** Replace `[start, end)` of the original statement by `text`. */
-export interface Edit {
-  start: number;
-  end: number;
-  text: string;
-}
+export type { Edit };
 
 export interface EquivalentForm {
   /** The rewritten statement. */
@@ -197,7 +193,7 @@ export function equivalentForm(sql: string, flavor: 'mysql' | 'mariadb'): Equiva
         edits.push({ start: token.start, end: token.start, text: '0' });
         constructs.add('number without leading digit');
       }
-    }
+    } else index = expressionEdits(tokens, index, { sql, verb, flavor }, edits, constructs);
   }
   if (edits.length === 0) return null;
   edits.sort((a, b) => a.start - b.start || a.end - b.end);
@@ -399,6 +395,11 @@ export function restoreEquivalent(ast: AstNode, form: EquivalentForm, sql: strin
       }
     }
     if (node.type === 'binary_expr' && node.operator === '=') binaries.push(node);
+    if (node.type === 'column_ref' && node.column === DEFAULT_STAND_IN && !node.table) {
+      for (const key of Object.keys(node)) if (key !== 'loc') delete node[key];
+      Object.assign(node, { type: 'default', value: 'DEFAULT' });
+      continue;
+    }
     if (typeof node.table === 'string' && 'join' in node) joins.push(node);
     for (const key in node) if (key !== 'loc') stack.push(node[key]);
   }
