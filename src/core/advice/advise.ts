@@ -211,6 +211,14 @@ export function adviseWrapped(input: WrappedAdviceInput): Advice {
     blockers.push(
       `MariaDB does not index a generated column over CAST(${castCheckOf(input, table)!.column} AS ${castTarget}) of a string column (ERROR 1901: the conversion depends on the session). Store the value as ${castTarget} (ALTER the column's type) to index it.`,
     );
+  // MariaDB refuses an indexed generated column over a subtraction with an UNSIGNED integer operand:
+  // its result depends on the session's NO_UNSIGNED_SUBTRACTION (ERROR 1901, measured on 10.11 with
+  // Sakila's film.length - language_id; +, *, DIV, unary minus and DECIMAL UNSIGNED are accepted).
+  const unsignedMinus = flavor === 'mariadb' ? unsignedSubtraction(wrapped.node, input.columns) : undefined;
+  if (unsignedMinus)
+    blockers.push(
+      `MariaDB does not index a generated column over a subtraction with the UNSIGNED integer column ${unsignedMinus} (ERROR 1901: the result depends on the session's NO_UNSIGNED_SUBTRACTION sql_mode). CAST does not help (CAST(… AS SIGNED) - x is refused too); compare the bare column instead where the query allows it.`,
+    );
   if (blockers.length > 0) {
     notes.push(
       ...blockers
@@ -435,6 +443,31 @@ function castRiskNotes(input: WrappedAdviceInput, table: TableInfo): string[] {
   return [
     `Risk: building the index computes ${text} for every stored row; if any ${cast.column} is not a valid ${temporal ? 'date/time' : 'number'}, the DDL fails (MySQL ERROR 1366 / 3751, MariaDB ERROR 1292) and later writes of such values fail too. Check first (0 means safe): ${check}${temporal ? `; then SHOW WARNINGS after SELECT COUNT(${castExpression(name, cast.target)}) FROM ${quoteIdentifier(table.name)}: a value with trailing text ('2024-01-02abc') converts with warning 1292, which fails the DDL too (0 warnings means safe)` : ''}`,
   ];
+}
+
+/** The UNSIGNED integer column under a binary `-` of the expression, if any (MariaDB refuses it in a generated column). */
+function unsignedSubtraction(node: AstNode, columns: readonly ResolvedColumn[]): string | undefined {
+  const unsigned = (column: ResolvedColumn): boolean =>
+    Boolean(
+      column.info && /int$/i.test(column.info.dataType) && /unsigned/i.test(column.info.columnType),
+    );
+  let found: string | undefined;
+  const visit = (value: unknown): void => {
+    if (found || !isNode(value)) return;
+    if (value.type === 'binary_expr' && value.operator === '-' && isNode(value.left) && isNode(value.right)) {
+      const names = new Set(columnRefs(value).map((ref) => ref.column.toLowerCase()));
+      const hit = columns.find(
+        (column) => unsigned(column) && names.has((column.info?.name ?? column.column).toLowerCase()),
+      );
+      if (hit) {
+        found = hit.info?.name ?? hit.column;
+        return;
+      }
+    }
+    for (const key in value) if (key !== 'loc') visit(value[key]);
+  };
+  visit(node);
+  return found;
 }
 
 const castExpression = (name: string, target: string): string =>
