@@ -448,9 +448,7 @@ function castRiskNotes(input: WrappedAdviceInput, table: TableInfo): string[] {
 /** The UNSIGNED integer column under a binary `-` of the expression, if any (MariaDB refuses it in a generated column). */
 function unsignedSubtraction(node: AstNode, columns: readonly ResolvedColumn[]): string | undefined {
   const unsigned = (column: ResolvedColumn): boolean =>
-    Boolean(
-      column.info && /int$/i.test(column.info.dataType) && /unsigned/i.test(column.info.columnType),
-    );
+    Boolean(column.info && /int$/i.test(column.info.dataType) && /unsigned/i.test(column.info.columnType));
   let found: string | undefined;
   const visit = (value: unknown): void => {
     if (found || !isNode(value)) return;
