@@ -17,7 +17,10 @@ export const FRAMING_SAMPLE = 200_000;
 
 function framing(sample: string): { vertical: boolean; tabular: boolean; batch: boolean } {
   return {
-    vertical: /^\*{5,} *\d+\. row \*{5,}\s*$/m.test(sample),
+    // The `\G` form, or just its `Create Table: CREATE TABLE …` field copied without the row line.
+    vertical:
+      /^\*{5,} *\d+\. row \*{5,}\s*$/m.test(sample) ||
+      /^\s*Create (?:Table|View|Sequence): +CREATE\b/im.test(sample),
     tabular: /^\|\s*(?:Table|View|Sequence)\s*\|\s*Create (?:Table|View|Sequence)\s*\|/m.test(sample),
     batch: /^(?:Table|View|Sequence)\tCreate (?:Table|View|Sequence)/m.test(sample),
   };

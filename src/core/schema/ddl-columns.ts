@@ -10,7 +10,7 @@
 
 import type { Flavor } from '../flavors/capabilities.js';
 import type { ColumnInfo, IndexInfo } from '../model/schema.js';
-import { ParseError, type Reader } from './ddl-reader.js';
+import { ParseError, RejectedError, type Reader } from './ddl-reader.js';
 import { canonicalExpression, type DeclaredCharset, type LoadState, type TableState } from './ddl-state.js';
 
 /** Default collation of a character set per flavor (what a table gets when it names only the charset). */
@@ -44,6 +44,71 @@ export function defaultCollation(charset: string, flavor: Flavor, version: numbe
     tis620: 'tis620_thai_ci',
   };
   return known[name] ?? null;
+}
+
+/**
+ * A collation as the server names it: `utf8_bin` is `utf8mb3_bin` in information_schema and SHOW
+ * CREATE TABLE from MySQL 8.0.30 and MariaDB 10.6 on (the `utf8_` names stay accepted as aliases).
+ */
+export function serverCollation(collation: string, flavor: Flavor, version: number): string {
+  const lower = collation.toLowerCase();
+  if (!lower.startsWith('utf8_')) return lower;
+  return version >= (flavor === 'mariadb' ? 100600 : 80030) ? `utf8mb3_${lower.slice(5)}` : lower;
+}
+
+/** Character sets of MySQL 8.0 and MariaDB 10.11 (information_schema.CHARACTER_SETS) and their bytes per character. */
+export const CHARSET_MAXLEN: Readonly<Record<string, number>> = {
+  armscii8: 1,
+  ascii: 1,
+  big5: 2,
+  binary: 1,
+  cp1250: 1,
+  cp1251: 1,
+  cp1256: 1,
+  cp1257: 1,
+  cp850: 1,
+  cp852: 1,
+  cp866: 1,
+  cp932: 2,
+  dec8: 1,
+  eucjpms: 3,
+  euckr: 2,
+  gb18030: 4,
+  gb2312: 2,
+  gbk: 2,
+  geostd8: 1,
+  greek: 1,
+  hebrew: 1,
+  hp8: 1,
+  keybcs2: 1,
+  koi8r: 1,
+  koi8u: 1,
+  latin1: 1,
+  latin2: 1,
+  latin5: 1,
+  latin7: 1,
+  macce: 1,
+  macroman: 1,
+  sjis: 2,
+  swe7: 1,
+  tis620: 1,
+  ucs2: 2,
+  ujis: 3,
+  utf16: 4,
+  utf16le: 4,
+  utf32: 4,
+  utf8: 3,
+  utf8mb3: 3,
+  utf8mb4: 4,
+};
+
+/** A `CHARACTER SET` value; a name neither server knows rejects the statement (ERROR 1115). */
+export function knownCharset(reader: Reader): string {
+  const start = reader.peek()?.start ?? 0;
+  const charset = (reader.value() ?? '').toLowerCase();
+  if (charset !== 'default' && !(charset in CHARSET_MAXLEN))
+    throw new RejectedError(`Unknown character set: '${charset}'`, start);
+  return charset;
 }
 
 export function charsetOfCollation(collation: string): string {
@@ -98,6 +163,8 @@ function inlineKey(column: string, primary: boolean): IndexInfo & { named: boole
 
 export interface ReadColumn {
   info: ColumnInfo & { invisible?: boolean };
+  /** Declared NULL or DEFAULT NULL (MySQL then refuses the column in a PRIMARY KEY). */
+  explicitNull: boolean;
   indexes: (IndexInfo & { named: boolean })[];
 }
 
@@ -139,6 +206,7 @@ export function readColumn(reader: Reader, state: LoadState, table: TableState):
   let collation: string | null = null;
   let binary = false;
   let nullable = true;
+  let explicitNull = false;
   let hasDefault = false;
   let autoIncrement = false;
   let invisible = false;
@@ -175,6 +243,7 @@ export function readColumn(reader: Reader, state: LoadState, table: TableState):
         continue;
       }
       if (token.value === 'NULL') {
+        explicitNull = true;
         reader.index++;
         continue;
       }
@@ -185,6 +254,7 @@ export function readColumn(reader: Reader, state: LoadState, table: TableState):
       if (token.value === 'DEFAULT') {
         reader.index++;
         hasDefault = !reader.is('NULL');
+        if (!hasDefault) explicitNull = true;
         readExpression(reader);
         continue;
       }
@@ -195,19 +265,20 @@ export function readColumn(reader: Reader, state: LoadState, table: TableState):
       if (!modifiers.includes('unsigned')) modifiers.push('unsigned');
       modifiers.push('zerofill');
     } else if (reader.accept('NOT', 'NULL')) nullable = false;
-    else if (reader.accept('NULL')) nullable = true;
+    else if (reader.accept('NULL')) nullable = explicitNull = true;
     else if (reader.accept('CHARACTER', 'SET') || reader.accept('CHARSET')) {
       reader.acceptPunct('=');
-      charset = (reader.value() ?? '').toLowerCase();
+      charset = knownCharset(reader);
     } else if (reader.accept('COLLATE')) {
       reader.acceptPunct('=');
-      collation = (reader.value() ?? '').toLowerCase();
+      collation = serverCollation(reader.value() ?? '', state.flavor, state.version);
     } else if (reader.accept('BINARY')) binary = true;
     else if (reader.accept('ASCII')) charset = 'latin1';
     else if (reader.accept('UNICODE')) charset = 'ucs2';
     else if (reader.accept('BYTE')) charset = 'binary';
     else if (reader.accept('DEFAULT')) {
       hasDefault = !reader.is('NULL');
+      if (!hasDefault) explicitNull = true;
       readExpression(reader);
     } else if (reader.accept('ON', 'UPDATE')) readExpression(reader);
     else if (reader.accept('AUTO_INCREMENT')) autoIncrement = true;
@@ -295,7 +366,7 @@ export function readColumn(reader: Reader, state: LoadState, table: TableState):
   resolveCharset(info, declared, table, state);
   // The table's own charset comes after its columns: resolve again in finishTable.
   table.pendingCharsets.push([info, declared]);
-  return { info, indexes };
+  return { info, indexes, explicitNull };
 }
 
 export function resolveCharset(

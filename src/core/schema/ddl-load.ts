@@ -90,7 +90,7 @@ export class SchemaLoader {
 
   /** Apply one statement, as the server would. Never throws on bad input. */
   statement(slice: StatementSlice): void {
-    readStatement(slice, this.state);
+    for (const part of serverStatements(slice)) readStatement(part, this.state);
   }
 
   /** The schema and the account of what was loaded and skipped, after the last statement. */
@@ -116,13 +116,47 @@ export class SchemaLoader {
             }
           : {}),
         tables: tables.map(
-          ({ kind, engineName: _engine, charset: _charset, pendingCharsets: _pending, ...table }) =>
-            kind === 'table' ? table : { ...table, kind },
+          ({
+            kind,
+            engineName: _engine,
+            charset: _charset,
+            pendingCharsets: _pending,
+            foreignKeyIndexes: _implicit,
+            ...table
+          }) => (kind === 'table' ? table : { ...table, kind }),
         ),
       },
       summary,
     };
   }
+}
+
+/**
+ * The statements the server runs for one client statement. After `DELIMITER //` a client sends all
+ * the text up to `//` at once, and the mysql/mariadb clients enable multi-statements, so the server
+ * runs every `;`-separated statement of it (Cacti's cacti.sql sets `DELIMITER //` and never ends a
+ * statement with `//`: the whole file is one client statement). A part that holds BEGIN may be a
+ * compound statement whose body has its own `;`: from there on the rest stays one statement.
+ */
+function serverStatements(slice: StatementSlice): StatementSlice[] {
+  if (!slice.sql.includes(';')) return [slice];
+  const parts = splitStatements(slice.sql);
+  if (parts.length <= 1) return [slice];
+  const result: StatementSlice[] = [];
+  for (const part of parts) {
+    const shifted: StatementSlice = {
+      sql: part.sql,
+      offset: slice.offset + part.offset,
+      line: slice.line + part.line - 1,
+      column: part.line === 1 ? slice.column + part.column - 1 : part.column,
+    };
+    if (/\bBEGIN\b/i.test(part.sql)) {
+      result.push({ ...shifted, sql: slice.sql.slice(part.offset) });
+      break;
+    }
+    result.push(shifted);
+  }
+  return result;
 }
 
 /** A BOM is dropped; NUL bytes become spaces (they cannot be in DDL and would end C strings). */

@@ -16,6 +16,12 @@ export class ParseError extends Error {
   }
 }
 
+/**
+ * A definition the server refuses whole (an unknown character set, an AUTO_INCREMENT column in no
+ * key, …): the statement is skipped with the server's reason, never loaded in part.
+ */
+export class RejectedError extends ParseError {}
+
 /** A cursor over a statement's tokens. */
 export class Reader {
   index = 0;

@@ -62,6 +62,11 @@ export interface TableState extends Omit<TableInfo, 'kind'> {
   pendingCharsets: [ColumnInfo, DeclaredCharset][];
   engineName: string | null;
   charset: string | null;
+  /**
+   * Lower-case names of the indexes the server added for foreign keys no index covered: a later
+   * index that covers the foreign key replaces such an index (the server drops it).
+   */
+  foreignKeyIndexes?: string[];
 }
 
 export interface LoadState {

@@ -10,8 +10,16 @@
 
 import type { IndexInfo, IndexPart } from '../model/schema.js';
 import type { StatementSlice } from '../sql/split.js';
-import { charsetOfCollation, defaultCollation, readColumn, resolveCharset } from './ddl-columns.js';
-import { ParseError, type Reader } from './ddl-reader.js';
+import {
+  charsetOfCollation,
+  defaultCollation,
+  knownCharset,
+  readColumn,
+  resolveCharset,
+  serverCollation,
+} from './ddl-columns.js';
+import { applyKeyLimits, declaredBtree, resolveIndexKinds } from './ddl-keys.js';
+import { ParseError, RejectedError, type Reader } from './ddl-reader.js';
 import {
   canonicalExpression,
   emptyTable,
@@ -86,8 +94,38 @@ export function readCreateTable(
     }
   }
   finishTable(table, state);
+  const rejection = serverRejection(table, state);
+  if (rejection) {
+    skip(rejection, 0);
+    return;
+  }
   state.tables.set(key, table);
   if (partial.length > 0) note(`loaded without ${partial.join('; ')}`, 0);
+}
+
+/** Columns of a table being read that were declared NULL or DEFAULT NULL. */
+const explicitNulls = new WeakMap<TableState, Set<string>>();
+
+/** Why the server refuses a table the loader read whole (its own message), or null. */
+function serverRejection(table: TableState, state: LoadState): string | null {
+  const auto = table.columns.filter((column) => column.autoIncrement);
+  const inKey = (name: string) =>
+    table.indexes.some((index) => index.parts.some((part) => part.column?.toLowerCase() === name));
+  if (auto.length > 1 || (auto.length === 1 && !inKey(auto[0]!.name.toLowerCase())))
+    return 'Incorrect table definition; there can be only one auto column and it must be defined as a key (ERROR 1075)';
+  const keys = applyKeyLimits(table, state);
+  if (keys) return keys;
+  const nullable = explicitNulls.get(table);
+  const primary = table.indexes.find((index) => index.primary);
+  // MySQL 5.7.3 and later; MariaDB makes such a column NOT NULL.
+  if (
+    state.flavor === 'mysql' &&
+    state.version >= 50703 &&
+    nullable &&
+    primary?.parts.some((part) => part.column !== null && nullable.has(part.column.toLowerCase()))
+  )
+    return 'All parts of a PRIMARY KEY must be NOT NULL; if you need NULL in a key, use UNIQUE instead (ERROR 1171)';
+  return null;
 }
 
 /** Reads `( element, … )` of CREATE TABLE; returns descriptions of elements it could not read. */
@@ -110,7 +148,7 @@ function readTableElements(reader: Reader, state: LoadState, table: TableState):
     try {
       readTableElement(reader, state, table, foreignKeys);
     } catch (error) {
-      if (!(error instanceof ParseError)) throw error;
+      if (!(error instanceof ParseError) || error instanceof RejectedError) throw error;
       reader.index = start;
       const token = reader.peek();
       problems.push(
@@ -203,6 +241,11 @@ export function readTableElement(
   }
   const column = readColumn(reader, state, table);
   table.columns.push(column.info);
+  if (column.explicitNull) {
+    const declared = explicitNulls.get(table) ?? new Set<string>();
+    declared.add(column.info.name.toLowerCase());
+    explicitNulls.set(table, declared);
+  }
   for (const index of column.indexes) addIndex(table, index);
 }
 
@@ -223,12 +266,18 @@ export function readIndexBody(
   state: LoadState,
   flags: { primary: boolean; unique: boolean; kind: IndexInfo['kind'] },
   fallbackName: string | null,
-): IndexInfo & { named: boolean } {
+): IndexInfo & { named: boolean; usingBtree: boolean } {
   let name: string | null = null;
   if (!reader.isPunct('(') && !reader.is('USING') && !reader.is('TYPE'))
     name = reader.identifier('an index name');
   let kind = flags.kind;
-  if (reader.accept('USING') || reader.accept('TYPE')) kind = indexType(reader.value(), kind);
+  let usingBtree = false;
+  const using = () => {
+    const value = reader.value();
+    usingBtree = value?.toUpperCase() === 'BTREE';
+    kind = indexType(value, kind);
+  };
+  if (reader.accept('USING') || reader.accept('TYPE')) using();
   const parts = readKeyParts(reader, state);
   let visible = true;
   // Index options: KEY_BLOCK_SIZE [=] n, USING t, WITH PARSER p, COMMENT 's', VISIBLE, INVISIBLE,
@@ -236,7 +285,7 @@ export function readIndexBody(
   while (!reader.atEnd() && !reader.isPunct(',') && !reader.isPunct(')')) {
     if (reader.accept('INVISIBLE') || reader.accept('IGNORED')) visible = false;
     else if (reader.accept('VISIBLE') || reader.accept('NOT', 'IGNORED')) visible = true;
-    else if (reader.accept('USING') || reader.accept('TYPE')) kind = indexType(reader.value(), kind);
+    else if (reader.accept('USING') || reader.accept('TYPE')) using();
     else reader.skipOne();
   }
   void state;
@@ -249,6 +298,7 @@ export function readIndexBody(
     kind,
     parts,
     visible,
+    usingBtree,
   };
 }
 
@@ -288,15 +338,25 @@ function readKeyParts(reader: Reader, state: LoadState): IndexPart[] {
   return parts;
 }
 
-export function addIndex(table: TableState, index: IndexInfo & { named?: boolean }): void {
-  const { named, ...info } = index;
+export function addIndex(
+  table: TableState,
+  index: IndexInfo & { named?: boolean; usingBtree?: boolean },
+): void {
+  const { named, usingBtree, ...info } = index;
+  if (usingBtree) declaredBtree.add(info);
   // information_schema.STATISTICS gives SPATIAL key parts a SUB_PART of 32 on both servers.
   if (info.kind === 'spatial')
     info.parts = info.parts.map((part) => ({ ...part, prefixLength: part.prefixLength ?? 32 }));
+  // A prefix as long as the column is the whole column: the server keeps no SUB_PART for it.
+  else
+    info.parts = info.parts.map((part) =>
+      isWholeColumn(table, part) ? { ...part, prefixLength: null } : part,
+    );
   if (info.primary) {
     info.name = 'PRIMARY';
     table.indexes = table.indexes.filter((entry) => !entry.primary);
     table.indexes.unshift(info);
+    dropReplacedForeignKeyIndexes(table, info);
     return;
   }
   if (!named || !info.name) {
@@ -304,6 +364,38 @@ export function addIndex(table: TableState, index: IndexInfo & { named?: boolean
     info.name = uniqueIndexName(table, base);
   }
   table.indexes.push(info);
+  dropReplacedForeignKeyIndexes(table, info);
+}
+
+function isWholeColumn(table: TableState, part: IndexPart): boolean {
+  if (part.prefixLength === null || part.column === null) return false;
+  const name = part.column.toLowerCase();
+  const column = table.columns.find((entry) => entry.name.toLowerCase() === name);
+  const length = column && /^(?:var)?(?:char|binary)\((\d+)\)/.exec(column.columnType)?.[1];
+  return length !== undefined && Number(length) === part.prefixLength;
+}
+
+/** The index's leading key parts are these columns, whole (a prefix part cannot serve a foreign key). */
+function coversColumns(index: IndexInfo, columns: readonly string[]): boolean {
+  return columns.every((column, position) => {
+    const part = index.parts[position];
+    return part?.prefixLength === null && part.column?.toLowerCase() === column.toLowerCase();
+  });
+}
+
+/** A new index that covers a foreign key replaces the index the server had added for it. */
+function dropReplacedForeignKeyIndexes(table: TableState, added: IndexInfo): void {
+  if (!table.foreignKeyIndexes?.length) return;
+  const implicit = new Set(table.foreignKeyIndexes);
+  table.indexes = table.indexes.filter((index) => {
+    const name = index.name.toLowerCase();
+    if (index === added || !implicit.has(name)) return true;
+    const columns = index.parts.map((part) => part.column ?? '');
+    if (!coversColumns(added, columns)) return true;
+    implicit.delete(name);
+    return false;
+  });
+  table.foreignKeyIndexes = [...implicit];
 }
 
 function uniqueIndexName(table: { indexes: IndexInfo[] }, base: string): string {
@@ -349,13 +441,13 @@ function readTableOptions(reader: Reader, table: TableState, state: LoadState): 
       table.engine = table.engineName;
     } else if (reader.accept('CHARACTER', 'SET') || reader.accept('CHARSET')) {
       reader.acceptPunct('=');
-      const charset = (reader.value() ?? '').toLowerCase();
+      const charset = knownCharset(reader);
       table.charset = charset === 'utf8' ? 'utf8mb3' : charset;
       if (!table.collation || charsetOfCollation(table.collation) !== table.charset)
         table.collation = defaultCollation(table.charset, state.flavor, state.version);
     } else if (reader.accept('COLLATE')) {
       reader.acceptPunct('=');
-      table.collation = (reader.value() ?? '').toLowerCase();
+      table.collation = serverCollation(reader.value() ?? '', state.flavor, state.version);
       table.charset = charsetOfCollation(table.collation);
     } else {
       // Any other `name [=] value` option (COMMENT, ROW_FORMAT, AUTO_INCREMENT, STATS_*, UNION=(…), …).
@@ -380,26 +472,23 @@ export function finishTable(table: TableState, state: LoadState): void {
   ).pendingForeignKeys;
   delete (table as TableState & { pendingForeignKeys?: unknown }).pendingForeignKeys;
   if (!table.engineName) table.engine = null;
-  const engine = (table.engineName ?? 'InnoDB').toLowerCase();
-  if (engine === 'innodb' && pending) {
-    for (const foreignKey of pending) {
-      const covered = table.indexes.some((index) =>
-        foreignKey.columns.every(
-          (column, position) => index.parts[position]?.column?.toLowerCase() === column.toLowerCase(),
-        ),
-      );
-      if (covered || foreignKey.columns.length === 0) continue;
-      const base = foreignKey.name ?? foreignKey.columns[0]!;
-      table.indexes.push({
-        name: uniqueIndexName(table, base),
-        unique: false,
-        primary: false,
-        kind: 'btree',
-        parts: foreignKey.columns.map((column) => ({ column, expression: null, prefixLength: null })),
-        visible: true,
-      });
-    }
+  // The SQL layer adds the key whatever the engine (a MyISAM table keeps it, and ignores the
+  // constraint): both servers list it in information_schema.STATISTICS.
+  for (const foreignKey of pending ?? []) {
+    const covered = table.indexes.some((index) => coversColumns(index, foreignKey.columns));
+    if (covered || foreignKey.columns.length === 0) continue;
+    const name = uniqueIndexName(table, foreignKey.name ?? foreignKey.columns[0]!);
+    table.indexes.push({
+      name,
+      unique: false,
+      primary: false,
+      kind: 'btree',
+      parts: foreignKey.columns.map((column) => ({ column, expression: null, prefixLength: null })),
+      visible: true,
+    });
+    (table.foreignKeyIndexes ??= []).push(name.toLowerCase());
   }
+  resolveIndexKinds(table, state);
   // Charsets and collations of textual columns, now that the table's defaults are known.
   for (const [column, declared] of table.pendingCharsets) resolveCharset(column, declared, table, state);
   table.pendingCharsets = [];
@@ -423,7 +512,12 @@ export function readCreateIndex(
   reader.accept('IF', 'NOT', 'EXISTS');
   const name = reader.identifier('an index name');
   let kind: IndexInfo['kind'] = flags.fulltext ? 'fulltext' : flags.spatial ? 'spatial' : 'btree';
-  if (reader.accept('USING') || reader.accept('TYPE')) kind = indexType(reader.value(), kind);
+  let usingBtree = false;
+  if (reader.accept('USING') || reader.accept('TYPE')) {
+    const value = reader.value();
+    usingBtree = value?.toUpperCase() === 'BTREE';
+    kind = indexType(value, kind);
+  }
   if (!reader.accept('ON')) throw new ParseError('CREATE INDEX: expected ON', reader.peek()?.start ?? 0);
   const target = reader.qualifiedName('a table name');
   const table = state.tables.get(keyOf(target.database ?? state.database, target.name));
@@ -435,5 +529,5 @@ export function readCreateIndex(
     return;
   }
   const body = readIndexBody(reader, state, { primary: false, unique: flags.unique, kind }, name);
-  addIndex(table, { ...body, name, named: true });
+  addIndex(table, { ...body, name, named: true, usingBtree: body.usingBtree || usingBtree });
 }
