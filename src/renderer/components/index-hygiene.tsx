@@ -9,6 +9,7 @@ import {
   type IndexSetState,
 } from '../state/index-set.js';
 import type { Workbench } from '../state/context.js';
+import { AcceptReject } from './accept-reject.js';
 
 function DropRow({
   wb,
@@ -36,32 +37,14 @@ function DropRow({
         </strong>
         <span className="chip chip--muted">{candidate.why.replace(/-/g, ' ')}</span>
         <span className="index-set__numbers">{candidate.notes[0]}</span>
-        <span className="suggestion__actions">
-          {decision?.kind === 'accepted' && <span className="badge badge--ok">in export</span>}
-          {decision?.kind === 'rejected' && <span className="badge badge--caution">rejected</span>}
-          <button
-            type="button"
-            className="button button--small"
-            disabled={decision?.kind === 'accepted' || blocked !== null}
-            title={
-              blocked ??
-              'Into the export: the safe step first (INVISIBLE on MySQL 8, IGNORED on MariaDB 10.6+), the DROP as the later step'
-            }
-            onClick={() => void acceptDrop(wb, candidate)}
-            data-testid="index-set-drop-accept"
-          >
-            Accept
-          </button>
-          <button
-            type="button"
-            className="button button--small"
-            disabled={decision?.kind === 'rejected'}
-            onClick={() => void rejectDrop(wb, candidate)}
-            data-testid="index-set-drop-reject"
-          >
-            Reject
-          </button>
-        </span>
+        <AcceptReject
+          decision={decision?.kind}
+          acceptBlocked={blocked}
+          acceptTitle="Into the export: the safe step first (INVISIBLE on MySQL 8, IGNORED on MariaDB 10.6+), the DROP as the later step"
+          onAccept={() => void acceptDrop(wb, candidate)}
+          onReject={() => void rejectDrop(wb, candidate)}
+          testIdPrefix="index-set-drop"
+        />
       </div>
       {candidate.notes.slice(1).map((note) => (
         <p key={note} className="index-plan__note">

@@ -14,6 +14,7 @@ import type { Workbench } from '../state/context.js';
 import { useStore } from '../state/store.js';
 import { openVerify, verifyBlocked } from '../state/suggestions.js';
 import { activeAnalysis, type WorkbenchState } from '../state/workbench.js';
+import { AcceptReject } from './accept-reject.js';
 import { ErrorBox } from './error-box.js';
 import { RedundantIndexes, UnusedIndexes } from './index-hygiene.js';
 import { ProofResult, ProveIndexSet } from './index-proof.js';
@@ -393,29 +394,14 @@ function IndexRow({
           benefit {index.readBenefit.toFixed(2)} · write cost {index.writeCost.toFixed(2)} · serves{' '}
           {index.serves.map((n) => `#${n + 1}`).join(', ')}
         </span>
-        <span className="suggestion__actions">
-          {decision?.kind === 'accepted' && <span className="badge badge--ok">in export</span>}
-          {decision?.kind === 'rejected' && <span className="badge badge--caution">rejected</span>}
-          <button
-            type="button"
-            className="button button--small"
-            disabled={decision?.kind === 'accepted' || refused !== null}
-            title={refused ?? 'Into the workspace, so the Export panel includes its DDL'}
-            onClick={() => void acceptIndex(wb, index)}
-            data-testid="index-set-accept"
-          >
-            Accept
-          </button>
-          <button
-            type="button"
-            className="button button--small"
-            disabled={decision?.kind === 'rejected'}
-            onClick={() => void rejectIndex(wb, index)}
-            data-testid="index-set-reject"
-          >
-            Reject
-          </button>
-        </span>
+        <AcceptReject
+          decision={decision?.kind}
+          acceptBlocked={refused}
+          acceptTitle="Into the workspace, so the Export panel includes its DDL"
+          onAccept={() => void acceptIndex(wb, index)}
+          onReject={() => void rejectIndex(wb, index)}
+          testIdPrefix="index-set"
+        />
       </div>
       <KeyParts parts={index.parts} />
       <pre className="index-plan__ddl">{index.ddl.join('\n')}</pre>
