@@ -4,18 +4,19 @@
 // the export renders as the safe INVISIBLE step first and the DROP as the later drop step.
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
+import { ordersSeed, script } from '../support/seed.js';
 import { useScratchDatabase } from './helpers/database.js';
 import { mysqlTestUrl } from './helpers/env.js';
 import { connectWithForm, formFromUrl, openWorkbench, setEditorText } from './helpers/workbench.js';
 
-// 4,000 orders over 200 customers, 4 statuses; created_at indexed twice (a duplicate for the hygiene).
-const setup =
-  'CREATE TABLE orders (id INT PRIMARY KEY, customer_id INT NOT NULL, status VARCHAR(10) NOT NULL, ' +
-  'created_at DATETIME NOT NULL, total DECIMAL(10,2) NOT NULL, flag TINYINT NOT NULL, ' +
-  'KEY idx_created (created_at), KEY idx_created_dup (created_at)); ' +
-  'SET SESSION cte_max_recursion_depth = 10000; INSERT INTO orders WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 4000) ' +
-  "SELECT i, i % 200, ELT(1 + i % 4, 'paid', 'open', 'void', 'sent'), '2024-01-01' + INTERVAL i MINUTE, i / 10, i % 2 FROM n; " +
-  'ANALYZE TABLE orders;';
+// 4,000 orders over 200 customers, 4 statuses (tests/support/seed.ts); created_at indexed twice (a duplicate
+// for the hygiene), a two-valued flag.
+const setup = script(
+  ordersSeed({
+    extra: [{ definition: 'flag TINYINT NOT NULL', value: 'i % 2' }],
+    keys: ['KEY idx_created (created_at)', 'KEY idx_created_dup (created_at)'],
+  }),
+);
 
 const workload = [
   '-- weight: 10',

@@ -2,6 +2,7 @@
 // EXPLAIN before/after through what-if), per workload the Index set (benefit bars, accept into the export, reject
 // takes it out again).
 import { expect, test } from '@playwright/test';
+import { ordersSeed, script } from '../support/seed.js';
 import { useScratchDatabase } from './helpers/database.js';
 import { mysqlTestUrl } from './helpers/env.js';
 import {
@@ -12,13 +13,13 @@ import {
   setEditorText,
 } from './helpers/workbench.js';
 
-// 4,000 orders over 200 customers, 4 statuses: enough rows that the optimizer prefers the designed index.
-const setup =
-  'CREATE TABLE orders (id INT PRIMARY KEY, customer_id INT NOT NULL, status VARCHAR(10) NOT NULL, ' +
-  'created_at DATETIME NOT NULL, total DECIMAL(10,2) NOT NULL, note VARCHAR(200), KEY idx_orders_customer (customer_id)); ' +
-  'SET SESSION cte_max_recursion_depth = 10000; INSERT INTO orders WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 4000) ' +
-  "SELECT i, i % 200, ELT(1 + i % 4, 'paid', 'open', 'void', 'sent'), '2024-01-01' + INTERVAL i MINUTE, i / 10, NULL FROM n; " +
-  'ANALYZE TABLE orders;';
+// 4,000 orders over 200 customers, 4 statuses (tests/support/seed.ts), with an index the design extends.
+const setup = script(
+  ordersSeed({
+    extra: [{ definition: 'note VARCHAR(200)', value: 'NULL' }],
+    keys: ['KEY idx_orders_customer (customer_id)'],
+  }),
+);
 
 const workload = [
   '-- weight: 10',

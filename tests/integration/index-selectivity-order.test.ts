@@ -10,14 +10,13 @@ import { detectServerInfo } from '../../src/main/services/server-info.js';
 import type { IndexSetReply } from '../../src/shared/api/indexes.js';
 import { testHandlers } from '../support/handlers.js';
 import { testServers, withScratchDatabase } from '../support/db.js';
+import { openAppConnection } from '../support/ddl-waits.js';
+import { sequenceSql } from '../support/seed.js';
 
 const SETUP = [
-  'CREATE TABLE digits (n TINYINT PRIMARY KEY)',
-  'INSERT INTO digits VALUES (0),(1),(2),(3),(4),(5),(6),(7),(8),(9)',
   'CREATE TABLE s (id INT PRIMARY KEY, a TINYINT NOT NULL, b INT NOT NULL, c INT NOT NULL) ENGINE=InnoDB',
   // a: 2 values (90/10 %), b: 2,000 values.
-  `INSERT INTO s SELECT n + 1, IF(n % 10 = 0, 2, 1), (n * 7919) % 2000, n
-     FROM (SELECT a.n + 10 * b.n + 100 * c.n + 1000 * d.n AS n FROM digits a, digits b, digits c, digits d) x`,
+  `INSERT INTO s SELECT n + 1, IF(n % 10 = 0, 2, 1), (n * 7919) % 2000, n FROM ${sequenceSql(4)} x`,
   'ANALYZE TABLE s',
 ];
 const WORKLOAD = 'SELECT id, c FROM s WHERE a = 1 AND b = 5;';
@@ -46,16 +45,7 @@ describe.each(testServers())('selectivity order: $flavor', ({ flavor, url }) => 
       );
       expect(blind.indexes[0]!.parts.slice(0, 2).map((part) => part.column)).toEqual(['a', 'b']);
 
-      const admin = new URL(url);
-      const opened = await call('connection.open', {
-        host: admin.hostname,
-        port: Number(admin.port),
-        user: decodeURIComponent(admin.username),
-        password: decodeURIComponent(admin.password),
-        database,
-      });
-      if (!opened.ok) throw new Error(opened.error.message);
-      const { connectionId } = opened.value as { connectionId: string };
+      const connectionId = await openAppConnection(call, url, database, false);
       const reply = await call('indexes.design', { sql: WORKLOAD, connectionId });
       if (!reply.ok) throw new Error(reply.error.message);
       const { plan } = reply.value as IndexSetReply;

@@ -10,6 +10,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { IndexSetReply } from '../../src/shared/api/indexes.js';
 import { testHandlers } from '../support/handlers.js';
 import { testServers, withScratchDatabase } from '../support/db.js';
+import { openAppConnection } from '../support/ddl-waits.js';
+import { sequenceSql } from '../support/seed.js';
 
 const SETUP = [
   'CREATE TABLE parent (id INT PRIMARY KEY) ENGINE=InnoDB',
@@ -17,7 +19,7 @@ const SETUP = [
      parent_id INT NOT NULL, KEY ka (a), KEY kb (b), UNIQUE KEY uc (c), KEY kd (d), KEY kp (parent_id),
      CONSTRAINT fk_parent FOREIGN KEY (parent_id) REFERENCES parent (id)) ENGINE=InnoDB`,
   'INSERT INTO parent VALUES (1), (2)',
-  'INSERT INTO t SELECT n, n % 10, n % 7, n, n % 5, 1 + n % 2 FROM (SELECT a.x * 10 + b.x AS n FROM (SELECT 0 x UNION SELECT 1 UNION SELECT 2 UNION SELECT 3 UNION SELECT 4 UNION SELECT 5 UNION SELECT 6 UNION SELECT 7 UNION SELECT 8 UNION SELECT 9) a, (SELECT 0 x UNION SELECT 1 UNION SELECT 2 UNION SELECT 3 UNION SELECT 4 UNION SELECT 5 UNION SELECT 6 UNION SELECT 7 UNION SELECT 8 UNION SELECT 9) b) s',
+  `INSERT INTO t SELECT n, n % 10, n % 7, n, n % 5, 1 + n % 2 FROM ${sequenceSql(2)} s`,
 ];
 // kd serves the workload as it is: never proposed for dropping, even without reads.
 const WORKLOAD = 'SELECT id FROM t WHERE c = 5;\nSELECT id FROM t WHERE d = 2;';
@@ -35,16 +37,7 @@ describe.each(testServers())('unused indexes: $flavor', ({ flavor, url }) => {
   });
 
   async function design(database: string): Promise<IndexSetReply> {
-    const admin = new URL(url);
-    const opened = await call('connection.open', {
-      host: admin.hostname,
-      port: Number(admin.port),
-      user: decodeURIComponent(admin.username),
-      password: decodeURIComponent(admin.password),
-      database,
-    });
-    if (!opened.ok) throw new Error(opened.error.message);
-    const { connectionId } = opened.value as { connectionId: string };
+    const connectionId = await openAppConnection(call, url, database, false);
     try {
       const reply = await call('indexes.design', { sql: WORKLOAD, connectionId });
       if (!reply.ok) throw new Error(reply.error.message);
