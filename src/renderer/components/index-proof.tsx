@@ -312,6 +312,7 @@ function SetStatements({ statements }: { statements: readonly SetStatementProof[
   if (statements.length === 0) return null;
   return (
     <table className="index-proof__table" data-testid="index-set-proof-statements">
+      <caption className="indexes__subtitle">Per statement, before → with the whole set</caption>
       <thead>
         <tr>
           <th title="The statement of the workload">Stmt</th>
