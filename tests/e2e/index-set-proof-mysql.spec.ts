@@ -1,6 +1,6 @@
 // e2e against MySQL 8.0.33 at 1280×800: the Index set view proves its indexes on the server (every statement
 // listed before anything runs, progress, each index chosen or rejected by the optimizer with cost and key
-// before/after), accepts a proven index into the export, and accepts a duplicate index's hygiene drop, which
+// before/after; then the whole set together, built INVISIBLE, with cost per statement before → with the set), accepts a proven index into the export, and accepts a duplicate index's hygiene drop, which
 // the export renders as the safe INVISIBLE step first and the DROP as the later drop step.
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
@@ -85,6 +85,28 @@ test.describe('Index set proof and hygiene (MySQL)', () => {
     await expect(rejected.getByTestId('index-proof')).toContainText('#2 keeps no index (ALL)');
     await expect(rejected.getByTestId('index-set-accept')).toBeDisabled();
     await expect(page.getByTestId('index-set-query').nth(1)).toContainText('rejected by the optimizer');
+
+    // The whole set together: every index built INVISIBLE, one EXPLAIN per statement with the whole set.
+    await page.getByTestId('index-proof-set-start').click();
+    const setDialog = page.getByTestId('index-proof-dialog');
+    const setSteps = setDialog.getByTestId('what-if-step');
+    await expect(setSteps.filter({ hasText: 'the plan with the whole set' })).toHaveCount(2);
+    await expect(setSteps.filter({ hasText: 'ADD INDEX' })).toHaveCount(count);
+    for (const build of await setSteps.filter({ hasText: 'ADD INDEX' }).all())
+      await expect(build).toContainText(/\) INVISIBLE/);
+    await expect(setSteps.filter({ hasText: 'use_invisible_indexes=on' })).toHaveCount(1);
+    await expect(setSteps.filter({ hasText: 'DROP INDEX' })).toHaveCount(count);
+    await setDialog.getByTestId('index-proof-run').click();
+    await expect(page.getByTestId('index-proof-summary')).toContainText(
+      'Proven as a set with invisible indexes',
+      { timeout: 60_000 },
+    );
+    const perStatement = page.getByTestId('index-set-proof-statement');
+    await expect(perStatement).toHaveCount(2);
+    await expect(perStatement.first()).toContainText(/→ .*idx_orders_/);
+    await expect(perStatement.first()).toContainText(/[\d,.]+ → [\d,.]+/);
+    await expect(designed).toHaveAttribute('data-proof', 'chosen');
+    await expect(rejected).toHaveAttribute('data-proof', 'rejected');
 
     // Accept the proven index; accept the duplicate's drop (hygiene).
     await designed.getByTestId('index-set-accept').click();
