@@ -6,7 +6,7 @@
 // (customer_id, status, total) present the optimizer never picks it: the set proof rejects it as made redundant
 // by the longer index, so the rejection comes from the set. The tables' SHOW CREATE TABLE are the same after
 // the run and after Cancel, and during the cancelled run an index of the set did exist (so Cancel dropped
-// something real).
+// something real). Without what-if consent nothing starts.
 import fs from 'node:fs';
 import type { RowDataPacket } from 'mysql2/promise';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -117,6 +117,16 @@ describe.each(testServers())('index set proven together: $flavor', ({ flavor, ur
       for (const statement of SETUP) await db.query(statement);
       const before = await showCreate(database, 'orders');
       const connectionId = await openAppConnection(call, url, database, true);
+      // No what-if consent on the connection: the set proof is refused before anything runs.
+      const refused = await openAppConnection(call, url, database, false);
+      const denied = await call('indexes.prove', {
+        connectionId: refused,
+        candidates: CANDIDATES,
+        confirmed: true,
+        mode: 'set',
+      });
+      expect(denied.ok ? null : denied.error.code).toBe('CONSENT_REQUIRED');
+      expect(await showCreate(database, 'orders')).toBe(before);
 
       // Canary: alone, (customer_id) is chosen for #1.
       const alone = await prove(connectionId, 'each');
