@@ -54,6 +54,27 @@ async function coveredControls(page: Page): Promise<string[]> {
   return covered;
 }
 
+/**
+ * Rows of the Top queries table wholly in view: inside the table's scroll box below its sticky
+ * header, inside every clipping ancestor (the panel body scrolls too) and the window.
+ */
+async function rowsInView(page: Page): Promise<number> {
+  return page.getByTestId('top-table').evaluate((table) => {
+    let top = (table.querySelector('thead')?.getBoundingClientRect().bottom ?? 0) - 0.5;
+    let bottom = window.innerHeight + 0.5;
+    for (let node = table.parentElement; node; node = node.parentElement) {
+      if (getComputedStyle(node).overflowY === 'visible') continue;
+      const box = node.getBoundingClientRect();
+      top = Math.max(top, box.top - 0.5);
+      bottom = Math.min(bottom, box.bottom + 0.5);
+    }
+    return [...table.querySelectorAll('[data-testid=top-class]')].filter((row) => {
+      const box = row.getBoundingClientRect();
+      return box.height > 0 && box.top >= top && box.bottom <= bottom;
+    }).length;
+  });
+}
+
 test('Top queries at 1280×800: no column cut, the progress line covers no button, a "% total" column that adds up', async ({
   page,
 }) => {
@@ -64,6 +85,15 @@ test('Top queries at 1280×800: no column cut, the progress line covers no butto
   await page.getByTestId('top-start').click();
   await expect(page.getByTestId('top-progress')).toContainText('done');
   expect(await coveredControls(page)).toEqual([]);
+  // The table has the room: 8 or more of the 15 rows in view with the timeline shown, more with it hidden.
+  await expect(page.getByTestId('top-timeline')).toBeVisible();
+  const withChart = await rowsInView(page);
+  expect(withChart).toBeGreaterThanOrEqual(8);
+  await page.getByTestId('top-chart-toggle').click();
+  await expect(page.getByTestId('top-timeline')).toHaveCount(0);
+  expect(await rowsInView(page)).toBeGreaterThan(withChart);
+  await page.getByTestId('top-chart-toggle').click();
+  await expect(page.getByTestId('top-timeline')).toBeVisible();
   await expect(page.getByTestId('top-col-share')).toHaveText('% total');
   expect(await cutCells(page)).toEqual([]);
   // Every class is in view (15 of them): their shares add up to 100 %.

@@ -45,6 +45,10 @@ SELECT AVG(price) FROM products WHERE MONTH(create_time)=10;
 `;
 
 /** The whole UI. */
+/** The panels' default share of the window's height, and on Top queries. */
+const PANEL_SHARE = 0.4;
+const TOP_PANEL_SHARE = 0.62;
+
 export function App({ api, listen }: { api: AdvisorApi; listen: Listen }) {
   const theme = useTheme();
   const { dark } = theme;
@@ -74,7 +78,11 @@ export function App({ api, listen }: { api: AdvisorApi; listen: Listen }) {
   const run = useAnalysis(wb);
   const tabs = useTabs(wb);
   const toggleRule = useRuleToggles(wb, profileId(state.session));
-  const [panelHeight, setPanelHeight] = useState(() => Math.round(window.innerHeight * 0.4));
+  // The panels' height: the user's once the splitter was moved; until then 40 % of the window, and
+  // 62 % on Top queries (its toolbar, chart and table need the room: 8+ rows at 1280×800).
+  const [draggedHeight, setPanelHeight] = useState<number | null>(null);
+  const panelHeight =
+    draggedHeight ?? Math.round(window.innerHeight * (state.panel === 'top' ? TOP_PANEL_SHARE : PANEL_SHARE));
   const openPalette = () => dispatch({ type: 'dialog/opened', dialog: { kind: 'palette' } });
 
   // Global shortcuts outside the editor (Monaco handles them inside and marks the event handled).

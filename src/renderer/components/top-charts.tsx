@@ -195,7 +195,8 @@ export function TimelineChart({
   highlight?: { counts: number[] } | { from: number; to: number } | null;
 }) {
   const innerWidth = WIDTH * 2 - PAD.left - PAD.right;
-  const height = 72;
+  // Low and wide (640 × 54): the table under it keeps its rows (8+ at 1280×800).
+  const height = 54;
   const innerHeight = height - PAD.top - PAD.bottom;
   const { counts } = timeline;
   const total = counts.reduce((sum, count) => sum + count, 0);

@@ -97,6 +97,25 @@ function stamp(date: Date): string {
 }
 
 /** Pick a source → ranked classes. */
+const CHART_KEY = 'sargable.topQueries.chart';
+
+function readChartShown(): boolean {
+  try {
+    return window.localStorage.getItem(CHART_KEY) !== 'hidden';
+  } catch {
+    return true;
+  }
+}
+
+function keepChartShown(shown: boolean): void {
+  try {
+    if (shown) window.localStorage.removeItem(CHART_KEY);
+    else window.localStorage.setItem(CHART_KEY, 'hidden');
+  } catch {
+    // No storage (a locked-down profile): the choice lasts for this session.
+  }
+}
+
 export function TopQueriesPanel({
   api,
   listen,
@@ -132,6 +151,12 @@ export function TopQueriesPanel({
 
   /** The file picked with "Choose file…" (an opaque reference; the path field shows its name). */
   const [chosenFile, setChosenFile] = useState<ChosenFile | null>(null);
+  /** The timeline above the table; hidden, the table gets its height (the choice is kept). */
+  const [chartShown, setChartShown] = useState(readChartShown);
+  const toggleChart = () => {
+    setChartShown(!chartShown);
+    keepChartShown(!chartShown);
+  };
 
   const needsConnection = source !== 'file' && !connectionId;
   const running = isRunning(state);
@@ -389,10 +414,13 @@ export function TopQueriesPanel({
         <div className="top__body">
           <div className="top__main">
             <div className="section-head">
-              <span data-testid="top-summary">
-                {formatCount(list.classes.length)} classes · {formatCount(list.events)}{' '}
-                {list.source.kind === 'performance_schema' ? 'statements' : 'events'} · {list.source.label}
-                {filter.trim() ? ` · ${formatCount(classes.length)} shown` : ''}
+              <span className="top__summary" data-testid="top-summary" title={list.source.label}>
+                <span>
+                  {`${formatCount(list.classes.length)} classes · ${formatCount(list.events)} `}
+                  {`${list.source.kind === 'performance_schema' ? 'statements' : 'events'} · `}
+                </span>
+                <span className="top__summary-label">{list.source.label}</span>
+                {filter.trim() ? <span>{` · ${formatCount(classes.length)} shown`}</span> : null}
               </span>
               {liveWindow && (
                 <span className="top__window-info" data-testid="top-window-info">
@@ -414,6 +442,18 @@ export function TopQueriesPanel({
                 data-testid="top-filter"
               />
               <span className="top__export">
+                {list.timeline && (
+                  <button
+                    type="button"
+                    className="button button--small"
+                    aria-expanded={chartShown}
+                    onClick={toggleChart}
+                    title={chartShown ? 'Hide the timeline: more rows for the table' : 'Show the timeline'}
+                    data-testid="top-chart-toggle"
+                  >
+                    {chartShown ? 'Hide chart' : 'Show chart'}
+                  </button>
+                )}
                 <button
                   type="button"
                   className="button button--small"
@@ -434,7 +474,7 @@ export function TopQueriesPanel({
                 </button>
               </span>
             </div>
-            {list.timeline && <TimelineChart timeline={list.timeline} highlight={highlight} />}
+            {list.timeline && chartShown && <TimelineChart timeline={list.timeline} highlight={highlight} />}
             <HistoryNote
               recorded={state.history.recorded}
               windows={state.history.trends?.windows ?? null}
