@@ -37,6 +37,7 @@ export const SERVER_HEADER =
  */
 const USER_HOST_SLOTS = 4096;
 const USER_HOST_SEEN = 4096;
+const USER_HOST_SEEN_BYPASS = 100_000;
 export const WS = '[ \\t\\n\\r\\f\\v]';
 const BANNER = new RegExp(
   `(?:^|(?<=\\n))(?:T[cC][pP]${WS}[pP]ort:${WS}+\\d+|[/A-Z][^\\n]*mysqld,${WS}Version[^\\n]*(?:started${WS}with:|embedded${WS}library)|Time${WS}+Id${WS}+Command)[^\\n]*\\n`,
@@ -242,25 +243,48 @@ export function createRecordParser(strict: boolean, lookAhead: LookAhead): Recor
     USER_HOST_SLOTS,
   );
   const userHostSeen = new Map<string, readonly string[] | undefined>();
+  let seenHits = 0;
+  let seenMisses = 0;
+  let seenBypass = 0;
   function userHostPairs(text: string): readonly string[] | undefined {
     const n = text.length;
     let hash = n;
     for (let i = 13; i < 21 && i < n; i++) hash = (Math.imul(hash, 31) + text.charCodeAt(i)) | 0;
     for (let i = n > 24 ? n - 24 : 0; i < n; i++) hash = (Math.imul(hash, 31) + text.charCodeAt(i)) | 0;
     const slot = (hash ^ (hash >>> 15)) & (USER_HOST_SLOTS - 1);
-    if (userHostLines[slot] === text) return userHostValues[slot];
+    if (userHostLines[slot] === text) {
+      seenHits++;
+      return userHostValues[slot];
+    }
     // Match on a copy of the line: the cached values would otherwise be slices of the read
     // buffer and keep a whole chunk alive per slot.
     const own = text.length < 13 ? text : (' ' + text).slice(1);
     let pairs: string[] | undefined;
-    const seen = userHostSeen.get(own);
-    if (seen !== undefined || userHostSeen.has(own)) pairs = seen as string[] | undefined;
-    else {
+    const seen = seenBypass > 0 ? undefined : userHostSeen.get(own);
+    if (seen !== undefined || (seenBypass === 0 && userHostSeen.has(own))) {
+      pairs = seen as string[] | undefined;
+      seenHits++;
+    } else {
       const m = USER_HOST_LINE.exec(own);
       pairs = m ? [] : undefined;
       if (m && pairs) setUserHost(pairs, m);
-      if (userHostSeen.size >= USER_HOST_SEEN) userHostSeen.clear();
-      userHostSeen.set(own, pairs);
+      if (seenBypass > 0) {
+        seenBypass--;
+        return pairs;
+      } else {
+        // A log whose lines hardly repeat (a new connection per statement) would fill the slots
+        // and the map with lines kept just long enough to be promoted to the old generation: when
+        // the map fills up with fewer hits (slot or map) than misses, both are left alone for the
+        // next USER_HOST_SEEN_BYPASS lines.
+        seenMisses++;
+        if (userHostSeen.size >= USER_HOST_SEEN) {
+          if (seenHits < seenMisses) seenBypass = USER_HOST_SEEN_BYPASS;
+          seenHits = 0;
+          seenMisses = 0;
+          userHostSeen.clear();
+        }
+        if (seenBypass === 0) userHostSeen.set(own, pairs);
+      }
     }
     userHostLines[slot] = own;
     userHostValues[slot] = pairs;
