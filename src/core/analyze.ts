@@ -17,7 +17,7 @@ import { queryParts, withoutUnsupported } from './sql/salvage.js';
 import { parseStatement } from './sql/parse.js';
 import { collectPredicateSites, type PredicateSite } from './sql/predicates.js';
 import { LineIndex, splitStatements } from './sql/split.js';
-import { sessionSqlModeAfter } from './sqlmode/modes.js';
+import { sessionSqlModeAfter, sqlModeSet } from './sqlmode/modes.js';
 import { unknownTableNote } from './sqlmode/statement.js';
 import { findTable } from './model/schema.js';
 import { isNode } from './sql/ast.js';
@@ -99,6 +99,16 @@ export function statementAnalyzer(
   );
   // A `SET sql_mode = '…'` in the script changes the session mode for the statements after it.
   let server = options.server;
+  // `||` is OR unless the session's sql_mode has PIPES_AS_CONCAT: the parse needs it for precedence.
+  let pipes = { mode: '', concat: false };
+  const parse = (sql: string) => {
+    if (pipes.mode !== server.sqlMode.session || !pipes.mode) {
+      const mode = server.sqlMode.session;
+      pipes = { mode, concat: sqlModeSet(mode, server.flavor).has('PIPES_AS_CONCAT') };
+    }
+    return parseStatement(sql, options.server.flavor, { pipesAsConcat: pipes.concat });
+  };
+
   return (slice, index) => {
     try {
       return analyzeStatement(slice, index);
@@ -119,7 +129,7 @@ export function statementAnalyzer(
 
   function analyzeStatement(slice: StatementSlice, index: number): StatementOutcome {
     const lines = sliceLines(slice);
-    const parsed = parseStatement(slice.sql, options.server.flavor);
+    const parsed = parse(slice.sql);
     if (!parsed.ok && !parsed.code && !provablyInvalid(slice.sql, options.server.flavor)) {
       // The grammar does not know this syntax, but nothing proves the statement invalid: say it was
       // not fully analysed (PRS001) instead of reporting a syntax error the server would not raise.
@@ -135,7 +145,7 @@ export function statementAnalyzer(
       // findings inside a blanked construct dropped. Otherwise the queries inside it that the grammar
       // reads on their own get their checks (sql/salvage.ts).
       const blanked = withoutUnsupported(slice.sql);
-      const whole = blanked && parseStatement(blanked.text, options.server.flavor).ok ? blanked : null;
+      const whole = blanked && parse(blanked.text).ok ? blanked : null;
       const inBlank = (at: number) =>
         blanked?.constructs.some((construct) => at >= construct.start && at < construct.end) ?? false;
       const parts = whole
@@ -143,7 +153,7 @@ export function statementAnalyzer(
         : queryParts(blanked?.text ?? slice.sql).filter((part) => !inBlank(part.start));
       const checked: { line: number; column: number }[] = [];
       for (const part of parts) {
-        if (!parseStatement(part.text, options.server.flavor).ok) continue;
+        if (!parse(part.text).ok) continue;
         const at = lines.position(slice.offset + part.start);
         let outcome: StatementOutcome;
         try {

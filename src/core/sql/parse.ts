@@ -8,7 +8,7 @@ import {
   rebalanceBooleanChains,
   TOO_COMPLEX,
 } from './limits.js';
-import { associateAndOr, mayMixAndOr } from './precedence.js';
+import { associateAndOr, associateXor, mayHaveXor, mayMixAndOr } from './precedence.js';
 import mysqlBuild from 'node-sql-parser/build/mysql.js';
 import mariadbBuild from 'node-sql-parser/build/mariadb.js';
 import type { Flavor } from '../flavors/capabilities.js';
@@ -113,7 +113,11 @@ function astify(sql: string, dialect: 'MySQL' | 'MariaDB'): AstNode | undefined 
  * (GROUP BY … DESC, UPDATE IGNORE …, `FOR SHARE` / `OF t` locking clauses); they come back as
  * `tolerated` facts, positions unchanged (rule LCK001 reads the locking clauses from there).
  */
-export function parseStatement(sql: string, flavor: Flavor): ParseResult {
+export function parseStatement(
+  sql: string,
+  flavor: Flavor,
+  options: { pipesAsConcat?: boolean } = {},
+): ParseResult {
   // Deep input (docs/parsing.md, "Limits"): redundant parentheses blanked, long boolean chains
   // balanced, and what is still too deep for the grammar's recursion reported as such.
   const elided = elideInsertRows(sql);
@@ -123,6 +127,9 @@ export function parseStatement(sql: string, flavor: Flavor): ParseResult {
     if (depth > MAX_NESTING_DEPTH) return tooComplex(`${depth} levels of parentheses`);
   }
   const result = parseText(text, flavor);
+  // `||` is OR unless the session has PIPES_AS_CONCAT (the analysis passes it; off by default).
+  if (result.ok && mayHaveXor(text))
+    associateXor(result.ast, { pipesAsConcat: options.pipesAsConcat === true });
   if (result.ok && mayMixAndOr(text)) associateAndOr(result.ast);
   if (result.ok && manyBooleanOperators(text)) rebalanceBooleanChains(result.ast);
   if (result.ok && elided) return { ...result, elidedRows: { kept: elided.kept, total: elided.total } };

@@ -1,4 +1,5 @@
-// AND binds tighter than OR: the server's precedence, restored in every parsed statement.
+// AND binds tighter than OR, and XOR and `||` (as OR) bind looser than comparisons: the server's precedence,
+// restored in every parsed statement.
 //
 // Design note: node-sql-parser (5.4) builds a chain of AND and OR without parentheses left to right:
 // `a = 1 OR b = 2 AND c = 3` comes back as `(a = 1 OR b = 2) AND c = 3` (its issue #1154), while MySQL
@@ -8,7 +9,17 @@
 // with the server's precedence, in place: the chain's top node stays the same object (its parent keeps
 // it), with its `loc` and `parentheses`; a rebuilt inner node spans its first to its last term. A
 // parenthesised group stays one term. The walk is iterative: a chain of 20,000 ORs must not overflow the
-// stack. XOR and `||` are left as parsed (the grammar puts them at another level altogether).
+// stack.
+//
+// XOR and `||`: the grammar reads them at the level of `*` (`a = 1 XOR b = 2` comes back as
+// `(a = (1 XOR b)) = 2`, `a = 1 AND b = 2 XOR c` as `(a = 1 AND b = 2) XOR c` is right by luck but
+// `a XOR b AND c` as `(a XOR b) AND c` is not). MySQL and MariaDB: comparisons > NOT > AND > XOR > OR, and
+// `||` is OR unless PIPES_AS_CONCAT (then it concatenates, near the grammar's level, and stays as parsed).
+// An expression holding one of them is flattened into its terms, binary operators and prefix NOTs in
+// text order (the grammar's infix nodes without parentheses keep that order) and rebuilt with the
+// servers' precedence, every operator node reused (a LIKE keeps its ESCAPE), each spanning its first to
+// its last term; the top object stays the parent's. Operators the table below does not know end the
+// flattening (their node is a term), so nothing is rebuilt on a guess.
 
 import { isNode, walkChains, type AstNode } from './ast.js';
 
@@ -102,6 +113,158 @@ function alreadyWrong(root: AstNode): boolean {
 
 /** A rebuilt node's position: from its first term's start to its last term's end, when both are known. */
 function spanning(node: AstNode, first: AstNode, last: AstNode): AstNode {
+  const start = isNode(first.loc) ? (first.loc.start as unknown) : undefined;
+  const end = isNode(last.loc) ? (last.loc.end as unknown) : undefined;
+  if (start && end) node.loc = { start, end };
+  return node;
+}
+
+/** Binding strength (higher binds tighter), MySQL 8.0 / MariaDB 10.11 "Operator Precedence". */
+const LEVEL: Record<string, number> = {
+  OR: 1,
+  '||': 1,
+  XOR: 2,
+  AND: 3,
+  '&&': 3,
+  ...Object.fromEntries(
+    [
+      '=',
+      '<=>',
+      '>=',
+      '>',
+      '<=',
+      '<',
+      '<>',
+      '!=',
+      'IS',
+      'IS NOT',
+      'LIKE',
+      'NOT LIKE',
+      'REGEXP',
+      'NOT REGEXP',
+      'RLIKE',
+      'NOT RLIKE',
+      'IN',
+      'NOT IN',
+      'BETWEEN',
+      'NOT BETWEEN',
+    ].map((operator) => [operator, 5]),
+  ),
+  '|': 6,
+  '&': 7,
+  '<<': 8,
+  '>>': 8,
+  '+': 9,
+  '-': 9,
+  '*': 10,
+  '/': 10,
+  DIV: 10,
+  '%': 10,
+  MOD: 10,
+  '^': 11,
+};
+const NOT_LEVEL = 4;
+
+const levelOf = (node: AstNode): number | undefined =>
+  node.type === 'binary_expr' ? LEVEL[String(node.operator).toUpperCase()] : undefined;
+const isPrefixNot = (node: AstNode): boolean =>
+  node.type === 'unary_expr' && /^NOT$/i.test(String(node.operator));
+
+/** Cheap pre-check: an XOR or a `||` somewhere in the text. */
+export function mayHaveXor(sql: string): boolean {
+  return /\bxor\b/i.test(sql) || sql.includes('||');
+}
+
+/**
+ * Rebuilds every expression holding XOR (or `||` as OR, when `pipesAsConcat` is false) with the servers'
+ * precedence (in place). Run before {@link associateAndOr}: the AND/OR chains it leaves are in the
+ * servers' shape already.
+ */
+export function associateXor(ast: unknown, options: { pipesAsConcat: boolean }): void {
+  const loose = (node: AstNode) => {
+    const operator = String(node.operator).toUpperCase();
+    return (
+      node.type === 'binary_expr' && (operator === 'XOR' || (operator === '||' && !options.pipesAsConcat))
+    );
+  };
+  walkChains(
+    ast,
+    (node) => levelOf(node) !== undefined || isPrefixNot(node),
+    (root) => rebuild(root, loose, options.pipesAsConcat),
+  );
+}
+
+class Binary {
+  constructor(readonly node: AstNode) {}
+}
+class Prefix {
+  constructor(readonly node: AstNode) {}
+}
+
+/** Flattens the expression under `root`; rebuilds it when it holds a loose operator. Returns its terms. */
+function rebuild(root: AstNode, loose: (node: AstNode) => boolean, pipesAsConcat: boolean): unknown[] {
+  const items: (AstNode | Binary | Prefix)[] = [];
+  const pending: (AstNode | Binary)[] = [root];
+  let hasLoose = false;
+  const level = (node: AstNode) =>
+    pipesAsConcat && String(node.operator) === '||' ? undefined : levelOf(node);
+  while (pending.length > 0) {
+    const item = pending.pop()!;
+    if (item instanceof Binary) {
+      items.push(item);
+      continue;
+    }
+    const inside = item === root || !item.parentheses;
+    if (inside && level(item) !== undefined) {
+      if (loose(item)) hasLoose = true;
+      const copy = item === root ? { ...item } : item;
+      pending.push(item.right as AstNode, new Binary(copy), item.left as AstNode);
+    } else if (inside && isPrefixNot(item) && isNode(item.expr)) {
+      items.push(new Prefix(item === root ? { ...item } : item));
+      pending.push(item.expr);
+    } else items.push(item);
+  }
+  const terms = items.filter(
+    (item): item is AstNode => !(item instanceof Binary) && !(item instanceof Prefix),
+  );
+  if (!hasLoose) return terms;
+  // Shunting-yard: every operator left-associative, a prefix NOT binding looser than comparisons.
+  const output: AstNode[] = [];
+  const operators: (Binary | Prefix)[] = [];
+  const strength = (item: Binary | Prefix) => (item instanceof Prefix ? NOT_LEVEL : level(item.node)!);
+  const reduce = () => {
+    const item = operators.pop()!;
+    if (item instanceof Prefix) {
+      const operand = output.pop()!;
+      item.node.expr = operand;
+      output.push(spanningFrom(item.node, item.node, operand));
+    } else {
+      const right = output.pop()!;
+      const left = output.pop()!;
+      item.node.left = left;
+      item.node.right = right;
+      output.push(spanningFrom(item.node, left, right));
+    }
+  };
+  for (const item of items) {
+    if (item instanceof Prefix) operators.push(item);
+    else if (item instanceof Binary) {
+      while (operators.length > 0 && strength(operators.at(-1)!) >= strength(item)) reduce();
+      operators.push(item);
+    } else output.push(item);
+  }
+  while (operators.length > 0) reduce();
+  if (output.length !== 1) return terms;
+  const top = output[0]!;
+  const { parentheses, loc } = root;
+  for (const key of Object.keys(root)) delete root[key];
+  Object.assign(root, top, { loc });
+  if (parentheses !== undefined) root.parentheses = parentheses;
+  return terms;
+}
+
+/** A rebuilt node's position: from `first`'s start (a NOT keyword: its own) to `last`'s end. */
+function spanningFrom(node: AstNode, first: AstNode, last: AstNode): AstNode {
   const start = isNode(first.loc) ? (first.loc.start as unknown) : undefined;
   const end = isNode(last.loc) ? (last.loc.end as unknown) : undefined;
   if (start && end) node.loc = { start, end };
