@@ -11,13 +11,10 @@
 // only. Expressions an existing index already keys on are left as they are, with a remark: fixing
 // those means rebuilding that index, which the export never does on its own.
 
-import { generatedColumnType } from '../advice/generated-type.js';
-import { MAX_KEY_BYTES, uniqueName, wrapperToken } from '../advice/index-ddl.js';
+import { generatedColumnFor } from '../advice/generated-column.js';
+import { uniqueName } from '../advice/index-ddl.js';
 import type { Flavor } from '../flavors/capabilities.js';
-import { findColumn, type TableInfo } from '../model/schema.js';
-import { columnRefs, isNode } from '../sql/ast.js';
-import { parseStatement } from '../sql/parse.js';
-import { classifyWrapping } from '../sql/wrapping.js';
+import type { TableInfo } from '../model/schema.js';
 import { canonicalExpression, type KeyPart } from './alter-clauses.js';
 import type { Generated } from './alter-clauses.js';
 
@@ -43,36 +40,6 @@ interface TablePlan {
   info: TableInfo | null;
   columns: PlanColumn[];
   indexes: PlanIndex[];
-}
-
-/** Bytes per character of a character set, for the key-length check of a generated string column. */
-const BYTES_PER_CHAR: Readonly<Record<string, number>> = {
-  latin1: 1,
-  ascii: 1,
-  utf8: 3,
-  utf8mb3: 3,
-  ucs2: 2,
-};
-
-/** The generated column's type for `expression` on `info`, or a reason it cannot be derived. */
-function columnTypeFor(
-  expression: string,
-  info: TableInfo,
-  flavor: Flavor,
-): { ok: true; sql: string; token: string } | { ok: false; reason: string } {
-  const parsed = parseStatement(`SELECT ${expression} FROM t`, flavor);
-  const expr = parsed.ok ? (parsed.ast.columns as { expr?: unknown }[] | undefined)?.[0]?.expr : undefined;
-  const wrapped = isNode(expr) ? classifyWrapping(expr) : undefined;
-  if (!wrapped) return { ok: false, reason: 'the expression is not one the advisor classifies' };
-  const refs = [...new Set(columnRefs(wrapped.node).map((ref) => ref.column.toLowerCase()))];
-  const column = refs.length === 1 ? findColumn(info, refs[0]!) : undefined;
-  if (!column) return { ok: false, reason: 'the expression does not read exactly one known column' };
-  const type = generatedColumnType(wrapped, column, info);
-  if (!type.ok) return type;
-  const string = /^VARCHAR\((\d+)\) CHARACTER SET (\w+)/i.exec(type.sql);
-  if (string && Number(string[1]) * (BYTES_PER_CHAR[string[2]!.toLowerCase()] ?? 4) > MAX_KEY_BYTES)
-    return { ok: false, reason: 'the string result is longer than an index key can hold' };
-  return { ok: true, sql: type.sql, token: `${column.name}_${wrapperToken(wrapped)}` };
 }
 
 function expressionKey(part: KeyPart): string | null {
@@ -110,7 +77,7 @@ export function shareRepeatedExpressions(tablePlan: TablePlan, flavor: Flavor): 
         );
       continue;
     }
-    const type = columnTypeFor(expression.expression, info, flavor);
+    const type = generatedColumnFor(expression.expression, info, flavor);
     if (!type.ok) {
       for (const index of indexes)
         index.remarks.push(
@@ -124,7 +91,7 @@ export function shareRepeatedExpressions(tablePlan: TablePlan, flavor: Flavor): 
     ]);
     const column: PlanColumn = {
       name,
-      definition: `${type.sql} GENERATED ALWAYS AS (${expression.expression}) VIRTUAL`,
+      definition: `${type.sql} GENERATED ALWAYS AS (${type.expression}) VIRTUAL`,
       generated: { expression: expression.expression, stored: false },
       itemIds: [...new Set(indexes.flatMap((index) => index.itemIds))],
     };

@@ -31,6 +31,8 @@ export interface ColumnPredicate {
   /** Schema spelling of the column; for expressions, the expression text without qualifiers. */
   column: string;
   expression?: string;
+  /** The expression's node (expression predicates only): where a generated column replaces it. */
+  expressionNode?: AstNode;
   kind: 'equality' | 'in' | 'range';
   /** Both ends bounded (BETWEEN, LIKE 'abc%', a pair of < and >). */
   closed: boolean;
@@ -254,6 +256,7 @@ export function blockAccess(
     push(owner, {
       column: refs[0]?.column ?? '',
       expression: indexExpressionText(sql, left, flavor),
+      expressionNode: left,
       kind: kind.kind,
       closed: kind.closed,
       weak: false,

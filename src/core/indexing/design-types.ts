@@ -15,6 +15,23 @@ export interface DesignedPart {
   prefixLength?: number;
   desc?: boolean;
   role: PartRole;
+  /**
+   * The column is a VIRTUAL generated column the index's DDL adds (no functional key parts on the
+   * target: MariaDB, MySQL < 8.0.13): its expression and its definition after the name.
+   */
+  generated?: { expression: string; definition: string };
+}
+
+/** A generated column the design keys on instead of an expression (generated-columns.ts). */
+export interface GeneratedColumnUse {
+  table: string;
+  name: string;
+  /** The expression as the query writes it. */
+  expression: string;
+  /** `TYPE GENERATED ALWAYS AS (expression) VIRTUAL`; absent for a column the table already has. */
+  definition?: string;
+  /** The table already has the column (its stored expression matches). */
+  existing: boolean;
 }
 
 /** The design for one table of the query. */
@@ -78,6 +95,12 @@ export interface QueryIndexPlan {
   notes: string[];
   /** An OR across columns designed as one index per branch: the UNION ALL rewrite that uses them. */
   orRewrite?: OrRewrite;
+  /** Generated columns the design keys on in place of function-wrapped predicates (no functional key parts). */
+  generatedColumns?: GeneratedColumnUse[];
+  /** The statement naming the generated columns instead of their expressions. */
+  rewrittenSql?: string;
+  /** The server uses the index only for `rewrittenSql` (it does not substitute the expression): the query must change. */
+  queryMustChange?: boolean;
 }
 
 export interface DesignOptions {
@@ -89,6 +112,13 @@ export interface DesignOptions {
   withoutOrBranches?: boolean;
   /** Internal: design this block only, not the blocks nested in it (they are designed from the top). */
   blockOnly?: boolean;
+  /**
+   * Names of generated columns already chosen, by `table|canonical expression`: a workload passes one map
+   * to every statement so one expression gets one column (and two expressions never one name).
+   */
+  generatedNames?: Map<string, string>;
+  /** Internal: design without generated columns (the rewritten statement's own design). */
+  withoutGenerated?: boolean;
   /** Internal: `x IN (SELECT c …)`: the subquery's column `c`, an equality looked up per outer row. */
   inColumn?: AstNode;
 }

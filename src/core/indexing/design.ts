@@ -26,6 +26,7 @@ import { blockAccess, type BlockAccess } from './access.js';
 import { nestedBlocks, type NestedBlock } from './blocks.js';
 import { designTable } from './design-table.js';
 import { distinctIndexDdl } from './distinct-ddl.js';
+import { designWithGeneratedColumns } from './generated-columns.js';
 import type { DesignOptions, QueryIndexPlan, TableIndexPlan } from './design-types.js';
 import { joinOrder } from './join-order.js';
 import { designOrBranches } from './or-branches.js';
@@ -33,6 +34,7 @@ import { designOrBranches } from './or-branches.js';
 export type {
   DesignedPart,
   DesignOptions,
+  GeneratedColumnUse,
   OrRewrite,
   PartRole,
   QueryIndexPlan,
@@ -49,6 +51,30 @@ export function designQueryIndexes(
   options: DesignOptions = {},
 ): QueryIndexPlan | undefined {
   if (schema.source === 'none') return undefined;
+  const caps = server.capabilities;
+  if (
+    !options.withoutGenerated &&
+    !options.blockOnly &&
+    !caps.functionalIndexes &&
+    caps.indexedVirtualColumns
+  ) {
+    // No functional key parts: function-wrapped predicates are keyed through generated columns.
+    const notes: string[] = [];
+    const generated = designWithGeneratedColumns(
+      ast,
+      sql,
+      schema,
+      server,
+      options,
+      (rewrittenAst, rewrittenSql, augmented, inner) =>
+        designQueryIndexes(rewrittenAst, rewrittenSql, augmented, server, inner),
+      notes,
+    );
+    if (generated) return generated;
+    const plain = designQueryIndexes(ast, sql, schema, server, { ...options, withoutGenerated: true });
+    if (plain) plain.notes.push(...notes);
+    return plain;
+  }
   const main = designBlock(ast, sql, schema, server, options);
   if (options.blockOnly) return main;
   let blocks: NestedBlock[] = [];

@@ -19,6 +19,7 @@ import { splitStatements } from '../sql/split.js';
 import { quoteIdentifier, uniqueName } from '../advice/index-ddl.js';
 import { designQueryIndexes, partsSql, type DesignedPart, type DesignOptions } from './design.js';
 import { redundantIndexes, type RedundantIndex } from './hygiene.js';
+import { generatedColumnsToAdd, withAddedColumns } from './generated-columns.js';
 import { keyPartBytes, MAX_KEY_PARTS } from './key-length.js';
 
 /** One statement of the workload with its weight (frequency × cost from the capture; 1 when unknown). */
@@ -88,6 +89,10 @@ export interface WorkloadQuery {
   tables: { table: string; uses: string | null; via: 'new' | 'existing' | 'none'; reason?: string }[];
   /** Why the statement was not designed (parse error, unknown table …). */
   error?: string;
+  /** The statement naming the generated columns its indexes key on (no functional key parts on the target). */
+  rewrittenSql?: string;
+  /** The server uses those indexes only for `rewrittenSql` (MariaDB does not substitute): the query must change. */
+  queryMustChange?: boolean;
 }
 
 export interface WorkloadTable {
@@ -138,6 +143,8 @@ export function designWorkloadIndexes(
   const writeFactor = options.writeFactor ?? 0.1;
   const queries: WorkloadQuery[] = [];
   const needs: Need[] = [];
+  // One generated column per expression and table over the whole workload (generated-columns.ts).
+  const generatedNames = new Map<string, string>();
   const tableStats = new Map<string, WorkloadTable>();
   // INSERT/DELETE touch every index of the table; an UPDATE only the indexes holding a column it sets.
   const writes: { table: string; weight: number; columns: Set<string> | null }[] = [];
@@ -184,18 +191,19 @@ export function designWorkloadIndexes(
       statsOf(written.table).writeWeight += weight;
       writes.push({ table: written.table.toLowerCase(), weight, columns: written.columns });
     }
-    const plan = designQueryIndexes(
-      ast,
-      statement.sql,
-      schema,
-      server,
-      options.distinct ? { distinct: options.distinct } : {},
-    );
+    const plan = designQueryIndexes(ast, statement.sql, schema, server, {
+      generatedNames,
+      ...(options.distinct ? { distinct: options.distinct } : {}),
+    });
     if (!plan) {
       if (['select', 'update', 'delete'].includes(query.kind))
         query.error =
           'Not designed: a table is unknown to the schema, or the statement has no plain query block.';
       return;
+    }
+    if (plan.rewrittenSql) {
+      query.rewrittenSql = plan.rewrittenSql;
+      query.queryMustChange = plan.queryMustChange ?? false;
     }
     for (const table of plan.tables) {
       statsOf(table.table);
@@ -446,6 +454,26 @@ export function designWorkloadIndexes(
     if (slot) slot.reason = rejectedBy.get(need) ?? 'not chosen';
   }
   indexes.sort((a, b) => b.netBenefit - a.netBenefit);
+  // Generated columns the indexes key on: the first index of the set (in its order) that needs one adds it.
+  const addedBy = new Map<string, string>();
+  for (const entry of indexes) {
+    const columns = generatedColumnsToAdd(entry.table, entry.parts, addedBy, entry.name);
+    if (columns.length > 0) {
+      entry.ddl = entry.ddl.map((statement) => withAddedColumns(statement, columns));
+      entry.notes.push(
+        `Adds the VIRTUAL generated column${columns.length === 1 ? '' : 's'} ${columns.map((use) => `${use.name} = ${use.expression}`).join(', ')} in the same ALTER (LOCK=NONE is refused for it: writes wait while the index builds).`,
+      );
+    }
+    const borrowed = entry.parts.filter(
+      (part) =>
+        part.generated &&
+        addedBy.get(`${entry.table.toLowerCase()}|${part.column!.toLowerCase()}`) !== entry.name,
+    );
+    if (borrowed.length > 0)
+      entry.notes.push(
+        `Keys on ${borrowed.map((part) => part.column).join(', ')}, added by the ALTER of ${[...new Set(borrowed.map((part) => addedBy.get(`${entry.table.toLowerCase()}|${part.column!.toLowerCase()}`)))].join(', ')}: run that one first.`,
+      );
+  }
 
   const tables = [...tableStats.values()].map((stats) => ({
     ...stats,

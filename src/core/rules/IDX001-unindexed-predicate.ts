@@ -97,6 +97,10 @@ export const rule = defineRule({
               equivalent: true,
               ddl: [...new Set(wanted.flatMap((plan) => plan.ddl))],
               indexName: wanted[0]!.indexName!,
+              // Keyed on generated columns the server does not substitute: the query must name them.
+              ...(design?.queryMustChange && design.rewrittenSql
+                ? { rewrittenSql: design.rewrittenSql }
+                : {}),
               notes,
             },
             ...(rewrite?.sql
