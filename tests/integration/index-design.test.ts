@@ -834,6 +834,39 @@ describe.each(testServers())('index design on $flavor', ({ flavor, url }) => {
     );
   }, 120_000);
 
+  it('sargable indexes --verify with a function-wrapped predicate: the index on the generated column (MariaDB) or the functional key part (MySQL) is used, and the build leaves no column or index behind', async () => {
+    await restore();
+    const before = await indexesOf(connection, database);
+    const columnsBefore = await columnsOf(connection, database);
+    const result = await runCliCaptured(
+      ['indexes', '--dsn', `${url}${database}`, '--verify', '--allow-what-if', '--format', 'json', '-'],
+      {
+        cwd: process.cwd(),
+        stdin: 'SELECT id FROM orders WHERE YEAR(created_at) = 2021 AND channel = 2 AND region = "LA";',
+      },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    const plan = JSON.parse(result.stdout) as {
+      indexes: { ddl: string[]; verification?: { usesIndex?: boolean; error?: string } }[];
+      queries: { rewrittenSql?: string; queryMustChange?: boolean }[];
+    };
+    expect(plan.indexes).toHaveLength(1);
+    const index = plan.indexes[0]!;
+    expect(index.verification?.error).toBeUndefined();
+    expect(index.verification?.usesIndex, JSON.stringify(plan)).toBe(true);
+    if (flavor === 'mariadb') {
+      expect(index.ddl[0]).toMatch(
+        /ADD COLUMN created_at_year SMALLINT GENERATED ALWAYS AS \(YEAR\(created_at\)\) VIRTUAL/,
+      );
+      expect(plan.queries[0]).toMatchObject({ queryMustChange: true });
+      expect(plan.queries[0]!.rewrittenSql).toContain('created_at_year = 2021');
+    } else expect(index.ddl[0]).toContain('(YEAR(created_at))');
+    expect((await indexesOf(connection, database)).map(signature).sort()).toEqual(
+      before.map(signature).sort(),
+    );
+    expect(await columnsOf(connection, database)).toEqual(columnsBefore);
+  }, 120_000);
+
   it('hygiene: redundant indexes are found on the live schema and their safe-step and DROP statements run', async () => {
     await restore();
     await connection.query(

@@ -204,7 +204,9 @@ async function verifyIndexes(
         table: index.table,
         database,
         beforeSql: statement.sql,
-        afterSql: statement.sql,
+        // Keyed on generated columns the server does not substitute: the statement as it must run.
+        afterSql:
+          statement.queryMustChange && statement.rewrittenSql ? statement.rewrittenSql : statement.sql,
         allowWhatIf: true,
       });
       index.verification = {

@@ -217,18 +217,18 @@ export function partsSql(parts: readonly DesignedPart[]): string {
 }
 
 /**
- * The statement a what-if run builds for a designed index. An extension (`DROP INDEX i, ADD INDEX i (…)`)
- * is tried as a new index next to the old one (`i_whatif`), so a what-if never drops anything; every
- * other statement is returned unchanged.
+ * The statement a what-if run builds for a designed index. An extension (`DROP INDEX i, ADD INDEX i (…)`,
+ * possibly after the `ADD COLUMN` of a generated column it keys on) is tried as a new index next to the
+ * old one (`i_whatif`), so a what-if never drops anything; every other statement is returned unchanged.
  */
 export function whatIfDdl(ddl: string): string {
   const match =
-    /^\s*ALTER\s+TABLE\s+(`(?:[^`]|``)+`|\S+)\s+DROP\s+INDEX\s+(?:`(?:[^`]|``)+`|\S+)\s*,\s*ADD\s+INDEX\s+(`(?:[^`]|``)+`|[^\s(]+)\s*\(([\s\S]*)\)\s*,\s*ALGORITHM\s*=\s*INPLACE\s*,\s*LOCK\s*=\s*NONE\s*;?\s*$/i.exec(
+    /^\s*ALTER\s+TABLE\s+(`(?:[^`]|``)+`|\S+)\s+((?:ADD\s+COLUMN\s[\s\S]*?,\s*)?)DROP\s+INDEX\s+(?:`(?:[^`]|``)+`|\S+)\s*,\s*ADD\s+INDEX\s+(`(?:[^`]|``)+`|[^\s(]+)\s*\(([\s\S]*)\)\s*,\s*ALGORITHM\s*=\s*INPLACE\s*,\s*LOCK\s*=\s*(?:NONE|SHARED)\s*;?\s*$/i.exec(
       ddl,
     );
   if (!match) return ddl;
-  const name = (match[2] ?? '').replace(/^`|`$/g, '').replace(/``/g, '`');
-  return `ALTER TABLE ${match[1]} ADD INDEX ${quoteIdentifier(`${name.slice(0, 57)}_whatif`)} (${match[3]});`;
+  const name = (match[3] ?? '').replace(/^`|`$/g, '').replace(/``/g, '`');
+  return `ALTER TABLE ${match[1]} ${match[2] ?? ''}ADD INDEX ${quoteIdentifier(`${name.slice(0, 57)}_whatif`)} (${match[4]});`;
 }
 
 /**

@@ -2,7 +2,7 @@
 // VIRTUAL generated column per expression, keyed by the access-path rules, shared across a workload.
 // The servers' side (DDL accepted, index used, rows read) is proven in tests/integration/index-design.test.ts.
 import { describe, expect, it } from 'vitest';
-import { designQueryIndexes, designWorkloadIndexes } from '../../../src/core/indexing/index.js';
+import { designQueryIndexes, designWorkloadIndexes, whatIfDdl } from '../../../src/core/indexing/index.js';
 import { offlineServerInfo } from '../../../src/core/sqlmode/modes.js';
 import { schemaFromDdl } from '../../../src/core/schema/ddl.js';
 import { parseStatement } from '../../../src/core/sql/parse.js';
@@ -73,6 +73,10 @@ describe('generated columns in the composite design', () => {
     expect(table.ddl).toEqual([
       'ALTER TABLE orders ADD COLUMN created_at_year SMALLINT GENERATED ALWAYS AS (YEAR(created_at)) VIRTUAL, DROP INDEX idx_cust, ADD INDEX idx_cust (customer_id, created_at_year), ALGORITHM=INPLACE, LOCK=SHARED;',
     ]);
+    // What-if never drops: the extension is tried as a new index next to the old one, the column added.
+    expect(whatIfDdl(table.ddl[0]!)).toBe(
+      'ALTER TABLE orders ADD COLUMN created_at_year SMALLINT GENERATED ALWAYS AS (YEAR(created_at)) VIRTUAL, ADD INDEX idx_cust_whatif (customer_id, created_at_year);',
+    );
   });
 
   it("MariaDB's declared types: DATE_FORMAT as VARCHAR in its 3-argument form, string functions with the column's collation", () => {
