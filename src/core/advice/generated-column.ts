@@ -14,7 +14,14 @@ import { columnRefs, isNode } from '../sql/ast.js';
 import { parseStatement } from '../sql/parse.js';
 import { classifyWrapping } from '../sql/wrapping.js';
 import { generatedColumnType } from './generated-type.js';
-import { functionsIn, MAX_KEY_BYTES, NONDETERMINISTIC_FUNCTIONS, wrapperToken } from './index-ddl.js';
+import { isStringColumn } from './column-types.js';
+import {
+  expressionIndexBlockers,
+  functionsIn,
+  MAX_KEY_BYTES,
+  NONDETERMINISTIC_FUNCTIONS,
+  wrapperToken,
+} from './index-ddl.js';
 
 /** Bytes per character of a character set, for the key-length check of a generated string column. */
 const BYTES_PER_CHAR: Readonly<Record<string, number>> = {
@@ -42,7 +49,13 @@ export type GeneratedColumnSpec =
   | { ok: false; reason: string };
 
 /** The generated column for `expression` (text, as the query writes it) on `info`, or why there is none. */
-export function generatedColumnFor(expression: string, info: TableInfo, flavor: Flavor): GeneratedColumnSpec {
+export function generatedColumnFor(
+  expression: string,
+  info: TableInfo,
+  flavor: Flavor,
+  /** `refuseStringCasts`: no column for a CAST/CONVERT of a string column (its DDL depends on the data). */
+  options: { refuseStringCasts?: boolean } = {},
+): GeneratedColumnSpec {
   const parsed = parseStatement(`SELECT ${expression} FROM t`, flavor);
   const expr = parsed.ok ? (parsed.ast.columns as { expr?: unknown }[] | undefined)?.[0]?.expr : undefined;
   const wrapped = isNode(expr) ? classifyWrapping(expr) : undefined;
@@ -53,6 +66,23 @@ export function generatedColumnFor(expression: string, info: TableInfo, flavor: 
   const refs = [...new Set(columnRefs(wrapped.node).map((ref) => ref.column.toLowerCase()))];
   const column = refs.length === 1 ? findColumn(info, refs[0]!) : undefined;
   if (!column) return { ok: false, reason: 'the expression does not read exactly one known column' };
+  const [blocker] = expressionIndexBlockers(
+    wrapped.node,
+    [{ name: column.name, autoIncrement: column.autoIncrement }],
+    flavor,
+  );
+  if (blocker) return { ok: false, reason: blocker.replace(/\.$/, '') };
+  if (
+    options.refuseStringCasts &&
+    (wrapped.kind === 'cast' || wrapped.name === 'CONVERT') &&
+    isStringColumn(column)
+  )
+    // Data-dependent: one stored value that does not convert fails the DDL (the FUN advice checks the
+    // data first), and MariaDB refuses CAST(string AS DATETIME|TIME) in an indexed column (ERROR 1901).
+    return {
+      ok: false,
+      reason: `a CAST of the string column ${column.name} fails the DDL on any stored value that does not convert (the function-wrapped advice checks the data first)`,
+    };
   const type = generatedColumnType(wrapped, column, info);
   if (!type.ok) return type;
   const string = /^VARCHAR\((\d+)\) CHARACTER SET (\w+)/i.exec(type.sql);

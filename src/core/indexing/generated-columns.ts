@@ -123,8 +123,10 @@ function expressionEdits(
       for (const predicate of predicates) {
         const node = predicate.expressionNode;
         if (!predicate.expression || !node) continue;
-        const span = spanOf(node);
-        if (!span || edits.some((edit) => edit.start === span.start)) continue;
+        const found = spanOf(node);
+        if (found && edits.some((edit) => edit.start === found.start)) continue;
+        const unplaced = `No generated column for ${predicate.expression}: the parser gives no position for it in the statement, so the statement cannot be rewritten to name a column.`;
+        const span = found ?? { start: 0, end: 0 };
         let end = span.end;
         while (end > span.start && /\s/.test(sql[end - 1] ?? '')) end--;
         const key = canonical(predicate.expression);
@@ -136,6 +138,10 @@ function expressionEdits(
         if (existing) {
           // MySQL substitutes it already (design-table.ts keys on it with the query unchanged).
           if (substitutes) continue;
+          if (!found) {
+            notes.push(unplaced);
+            continue;
+          }
           edits.push({
             start: span.start,
             end,
@@ -146,7 +152,9 @@ function expressionEdits(
           });
           continue;
         }
-        const spec = generatedColumnFor(predicate.expression, info, server.flavor);
+        const spec = generatedColumnFor(predicate.expression, info, server.flavor, {
+          refuseStringCasts: true,
+        });
         if (!spec.ok) {
           notes.push(`No generated column for ${predicate.expression}: ${spec.reason}.`);
           continue;
@@ -154,6 +162,10 @@ function expressionEdits(
         const caveat = spec.caveat?.(...operatorAndOthers(predicate.node, node));
         if (caveat) {
           notes.push(`No generated column for ${predicate.expression}: ${caveat}`);
+          continue;
+        }
+        if (!found) {
+          notes.push(unplaced);
           continue;
         }
         const registryKey = `${info.name.toLowerCase()}|${key}`;
