@@ -72,6 +72,18 @@ export function generatedColumnFor(
     flavor,
   );
   if (blocker) return { ok: false, reason: blocker.replace(/\.$/, '') };
+  // MariaDB refuses a generated column over a subtraction with an UNSIGNED integer column (ERROR 1901,
+  // NO_UNSIGNED_SUBTRACTION; the same check as the function-wrapped advice in advise.ts).
+  if (
+    flavor === 'mariadb' &&
+    /int$/i.test(column.dataType) &&
+    /unsigned/i.test(column.columnType) &&
+    hasMinus(wrapped.node)
+  )
+    return {
+      ok: false,
+      reason: `MariaDB does not index a generated column over a subtraction with the UNSIGNED integer column ${column.name} (ERROR 1901: the result depends on the session's NO_UNSIGNED_SUBTRACTION sql_mode)`,
+    };
   if (
     options.refuseStringCasts &&
     (wrapped.kind === 'cast' || wrapped.name === 'CONVERT') &&
@@ -97,4 +109,11 @@ export function generatedColumnFor(
     column: column.name,
     ...(type.caveat ? { caveat: type.caveat } : {}),
   };
+}
+
+function hasMinus(node: unknown): boolean {
+  if (!isNode(node)) return false;
+  if (node.type === 'binary_expr' && node.operator === '-') return true;
+  for (const key in node) if (key !== 'loc' && hasMinus(node[key])) return true;
+  return false;
 }
