@@ -286,8 +286,9 @@ export async function analyzeSqlSource(
   };
 }
 
-/** The statement's first characters, white space collapsed, … when cut. */
-export function excerpt(sql: string): string {
+/** The statement's first characters after its leading comments, white space collapsed, … when cut. */
+export function excerpt(statement: string): string {
+  const sql = withoutLeadingComments(statement) || statement;
   const head = sql
     .slice(0, EXCERPT_CHARS * 4)
     .replace(/\s+/g, ' ')
@@ -295,6 +296,23 @@ export function excerpt(sql: string): string {
   return head.length > EXCERPT_CHARS || sql.length > EXCERPT_CHARS * 4
     ? `${head.slice(0, EXCERPT_CHARS).trimEnd()}…`
     : head;
+}
+
+/** The statement from its first token: a dump's notes before it (line and block comments) are left out. */
+function withoutLeadingComments(sql: string): string {
+  let at = 0;
+  for (;;) {
+    while (at < sql.length && /\s/.test(sql[at]!)) at++;
+    if (sql[at] === '#' || (sql.startsWith('--', at) && /\s/.test(sql[at + 2] ?? ' '))) {
+      const end = sql.indexOf('\n', at);
+      if (end < 0) return '';
+      at = end + 1;
+    } else if (sql.startsWith('/*', at) && sql[at + 2] !== '!' && sql[at + 2] !== '+') {
+      const end = sql.indexOf('*/', at + 2);
+      if (end < 0) return '';
+      at = end + 2;
+    } else return sql.slice(at);
+  }
 }
 
 const SIGNATURES: { bytes: number[]; what: string; hint: string }[] = [

@@ -120,6 +120,9 @@ export function paletteCommands(
     ...(features.run
       ? [{ id: 'panel-run', title: 'Show Run panel (read-only result grid)', run: show('run') }]
       : []),
+    ...(features.sqlFile
+      ? [{ id: 'panel-file', title: 'Analyse a large SQL file (SQL file panel)…', run: show('file') }]
+      : []),
     {
       id: 'palette',
       title: 'Command palette',

@@ -1,6 +1,6 @@
 // The bottom area: the panel tabs (Findings, Plan, Indexes, Top queries, Locks, Modes, Export, Run) and the shown panel.
 import { optInRules } from '../../core/rules/index.js';
-import { productionName, profileId } from '../session.js';
+import { analyzeRequest, productionName, profileId } from '../session.js';
 import type { useAnalysis } from '../state/analysis.js';
 import { features, type Workbench } from '../state/context.js';
 import { setOptInRule, suggestionActions } from '../state/suggestions.js';
@@ -17,6 +17,7 @@ import { LocksPanel } from './locks-panel.js';
 import { ModesPanel } from './modes-panel.js';
 import { PlanPanel } from './plan-panel.js';
 import { RunPanel } from './run-panel.js';
+import { SqlFilePanel } from './sql-file-panel.js';
 import { TopQueriesPanel } from './top-queries-panel.js';
 
 const panelList: { id: PanelId; label: string }[] = [
@@ -28,6 +29,7 @@ const panelList: { id: PanelId; label: string }[] = [
   ...(features.modes ? [{ id: 'modes' as const, label: 'Modes' }] : []),
   ...(features.export ? [{ id: 'export' as const, label: 'Export' }] : []),
   ...(features.run ? [{ id: 'run' as const, label: 'Run' }] : []),
+  ...(features.sqlFile ? [{ id: 'file' as const, label: 'SQL file' }] : []),
 ];
 
 export function WorkbenchPanels({
@@ -161,6 +163,34 @@ export function WorkbenchPanels({
                 tabs.newTab('Top query', `${sql.replace(/;?\s*$/, '')};\n`);
                 if (explainIt) void run.explain(false);
                 else void run.analyze('all');
+              }}
+            />
+          </div>
+        )}
+        {features.sqlFile && (
+          // Always mounted: a running file analysis and its findings survive a switch to another panel.
+          <div className="panels__keep" hidden={panel !== 'file'}>
+            <SqlFilePanel
+              api={api}
+              listen={wb.listen}
+              context={() => {
+                const { session: now, disabledRules, enabledRules } = store.getState();
+                const { sql: _sql, ...request } = analyzeRequest(now, '');
+                void _sql;
+                return {
+                  ...request,
+                  ...(disabledRules.length > 0 ? { disabledRules } : {}),
+                  ...(enabledRules.length > 0 ? { enabledRules } : {}),
+                };
+              }}
+              where={
+                live
+                  ? `${live.label} (${flavor} ${version}, live schema)`
+                  : `${flavor} ${version}${session.kind === 'offline' && session.schemaFile ? `, schema file ${session.schemaFile.name}` : session.kind === 'offline' && session.schemaSql.trim() ? ', the pasted schema' : ', no schema'}`
+              }
+              onOpenStatement={(title, sql) => {
+                // A routine body keeps its own semicolons: the tab gets it inside a DELIMITER block.
+                tabs.newTab(title, sql.includes(';') ? `DELIMITER ;;\n${sql};;\nDELIMITER ;\n` : `${sql};\n`);
               }}
             />
           </div>

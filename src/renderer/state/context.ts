@@ -54,4 +54,5 @@ export const features = {
   optInSaved: hasMethod('workspace.get') && hasMethod('workspace.setRuleEnabled'),
   indexes: hasMethod('indexes.design'),
   run: hasMethod('query.run'),
+  sqlFile: hasMethod('sqlFile.analyze') && hasMethod('sqlFile.statement') && hasMethod('job.cancel'),
 } as const;

@@ -32,7 +32,7 @@ export type Analysis =
   | { status: 'failed'; error: ShownError };
 
 /** Bottom-area panels; a panel exists only when its API methods do. */
-export type PanelId = 'findings' | 'plan' | 'indexes' | 'top' | 'locks' | 'modes' | 'export' | 'run';
+export type PanelId = 'findings' | 'plan' | 'indexes' | 'top' | 'locks' | 'modes' | 'export' | 'run' | 'file';
 
 /** The one open dialog (or none). */
 export type Dialog =

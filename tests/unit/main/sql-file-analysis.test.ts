@@ -201,7 +201,7 @@ describe('errors, cancel and input that is not SQL text', () => {
     expect(result.errors[0]).toMatchObject({
       statement: 1,
       line: 4,
-      excerpt: '-- a broken one on line 4: SELECT FROM WHERE orders id =',
+      excerpt: 'SELECT FROM WHERE orders id =',
     });
     const fun = result.rules.find((group) => group.rule === 'FUN001')!;
     expect(fun.findings.map((finding) => [finding.line, finding.statement])).toEqual([
