@@ -5,7 +5,9 @@ import { plainIndexAdvice } from '../advice/index.js';
 import { designFor } from '../indexing/index.js';
 import { isStringColumn } from '../advice/column-types.js';
 import type { IndexInfo, TableInfo } from '../model/schema.js';
+import { ancestorsOf, isConjunct } from '../advice/sql-edit.js';
 import { columnRefs, isNode } from '../sql/ast.js';
+import type { PredicateSite, ScopeTable } from '../sql/predicates.js';
 import { defineRule, spanOf } from './engine.js';
 
 /** Operators a B-tree index on the bare column can serve. */
@@ -29,7 +31,7 @@ export const rule = defineRule({
       antiPattern: "SELECT * FROM products WHERE create_time > '2019-10-01'",
       bestPractice: 'SELECT * FROM products WHERE id = 7',
       notes: [
-        'Reported only when the schema is known (live or DDL) and no visible B-tree index has the column as its first key part (a prefix key part counts: it seeks). A predicate whose column leads an index is never reported, even when the index designed for the whole statement would seek further (that design is in the report as statements[].indexPlan).',
+        'Reported only when the schema is known (live or DDL) and no visible B-tree index has the column as its first key part (a prefix key part counts: it seeks), and no other AND-ed predicate on the same table seeks an existing index (then the server reads only the rows that index finds, not every row). A predicate whose column leads an index is never reported, even when the index designed for the whole statement would seek further (that design is in the report as statements[].indexPlan).',
         'On small tables a scan is fine: weigh the advice against the table size and how often the query runs.',
         'The suggestion is the index designed for the whole statement (docs/indexing.md): equality columns, then a range or the ORDER BY / GROUP BY columns, then covering columns. One finding per table, on the first predicate whose column no index starts with; none when an existing index already serves the statement.',
         'An OR across columns of one table gets one index per branch (the server can combine them: index_merge), and a second suggestion rewrites the statement as a UNION ALL of one SELECT per branch, marked equivalent only when it returns the same rows (docs/indexing.md, "OR across columns").',
@@ -42,6 +44,33 @@ export const rule = defineRule({
     // Every query block gets one index per table, designed for the whole block (core/indexing).
     const design = designFor(context.ast, context.sql, context.schema, context.server);
     const designedTables = new Set<string>();
+    // A column compared with a constant (or parameter) the way an index can seek.
+    const sargableColumn = (site: PredicateSite) => {
+      if (site.clause !== 'where' && site.clause !== 'on') return undefined;
+      if (!site.operator || !SARGABLE.has(site.operator)) return undefined;
+      const column = site.left;
+      if (!isNode(column) || column.type !== 'column_ref' || column.collate) return undefined;
+      if (columnRefs(site.right).length > 0) return undefined;
+      if (quotesIdentifiers(context.server.sqlMode.session) && hasDoubleQuoted(site.right)) return undefined;
+      if (site.operator === 'LIKE') {
+        const pattern = literalOf(site.right);
+        if (pattern?.kind !== 'string' || /^[%_]/.test(pattern.value)) return undefined;
+      }
+      return column;
+    };
+    // Table instances another AND-ed predicate already seeks through an existing index (title = 'x'
+    // AND length = 114 reads the few rows of idx_title, not every row): the message would be false there.
+    const seeking = new Set<ScopeTable>();
+    for (const site of context.sites()) {
+      const column = sargableColumn(site);
+      if (!column) continue;
+      const [resolved] = context.resolveColumns(site, column);
+      if (!resolved?.table || !resolved.info || !resolved.scopeTable) continue;
+      if (isStringColumn(resolved.info) && comparesWithNumber(site.right)) continue;
+      if (!leadingIndex(resolved.table, resolved.info.name)) continue;
+      const ancestors = ancestorsOf(context.ast, site.node);
+      if (ancestors && isConjunct(ancestors)) seeking.add(resolved.scopeTable);
+    }
     for (const site of context.sites()) {
       if (site.clause !== 'where' && site.clause !== 'on') continue;
       if (!site.operator || !SARGABLE.has(site.operator)) continue;
@@ -64,6 +93,7 @@ export const rule = defineRule({
       // The message says no index starts with the column: never when one does (the server seeks it, even
       // if the designed index for the whole statement would seek further — that is statements[].indexPlan).
       if (leadingIndex(resolved.table, resolved.info.name)) continue;
+      if (resolved.scopeTable && seeking.has(resolved.scopeTable)) continue;
       const tableKey = resolved.table.name.toLowerCase();
       // The table's plans in the statement: one per block that reads it (main, UNION branches,
       // subqueries, derived tables), one per branch of an OR across its columns.
