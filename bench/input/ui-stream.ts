@@ -54,7 +54,12 @@ try {
   );
   const field = (name: string) => new RegExp(`${name}: (.*)`).exec(run.stderr)?.[1]?.trim() ?? '?';
   const cpu = Number(field('User time \\(seconds\\)')) + Number(field('System time \\(seconds\\)'));
-  console.log(run.stderr.split('\n').filter((line) => /^ {2}\d+ MiB, /.test(line)).join('\n'));
+  console.log(
+    run.stderr
+      .split('\n')
+      .filter((line) => /^ {2}\d+ MiB, /.test(line))
+      .join('\n'),
+  );
   console.log(
     `sqlFile.analyze: exit ${run.status}, wall ${field('Elapsed \\(wall clock\\) time \\(h:mm:ss or m:ss\\)')}, cpu ${cpu.toFixed(1)} s, peak RSS ${(Number(field('Maximum resident set size \\(kbytes\\)')) / 1024).toFixed(0)} MiB`,
   );
