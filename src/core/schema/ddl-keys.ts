@@ -91,10 +91,14 @@ interface PartSize {
   textual: boolean;
 }
 
+function columnOf(table: TableState, name: string | null) {
+  if (name === null) return undefined;
+  const lower = name.toLowerCase();
+  return table.columns.find((entry) => entry.name.toLowerCase() === lower);
+}
+
 function partSize(table: TableState, part: IndexInfo['parts'][number]): PartSize | undefined {
-  if (part.column === null) return undefined;
-  const name = part.column.toLowerCase();
-  const column = table.columns.find((entry) => entry.name.toLowerCase() === name);
+  const column = columnOf(table, part.column);
   if (!column) return undefined;
   const type = column.dataType;
   const textual = CHARACTER_TYPES.has(type);
@@ -122,6 +126,11 @@ export function applyKeyLimits(table: TableState, state: LoadState): string | nu
   if (limit === null) return null;
   for (const index of table.indexes) {
     if (index.kind === 'fulltext' || index.kind === 'spatial') continue;
+    if (state.flavor === 'mysql') {
+      const json = index.parts.find((part) => columnOf(table, part.column)?.dataType === 'json');
+      if (json)
+        return `JSON column '${json.column}' supports indexing only via generated columns on a specified JSON path (ERROR 3152)`;
+    }
     const sizes = index.parts.map((part) => partSize(table, part));
     if (sizes.some((size) => size === undefined)) continue;
     const known = sizes as PartSize[];
