@@ -9,6 +9,7 @@ import { ancestorsOf, isConjunct } from '../advice/sql-edit.js';
 import { columnRefs, isNode } from '../sql/ast.js';
 import type { PredicateSite, ScopeTable } from '../sql/predicates.js';
 import { defineRule, spanOf } from './engine.js';
+import { nullSupplyingNames } from './utils/statement.js';
 
 /** Operators a B-tree index on the bare column can serve. */
 const SARGABLE = new Set(['=', '<=>', '<', '<=', '>', '>=', 'BETWEEN', 'IN', 'LIKE', 'IS']);
@@ -31,7 +32,7 @@ export const rule = defineRule({
       antiPattern: "SELECT * FROM products WHERE create_time > '2019-10-01'",
       bestPractice: 'SELECT * FROM products WHERE id = 7',
       notes: [
-        'Reported only when the schema is known (live or DDL) and no visible B-tree index has the column as its first key part (a prefix key part counts: it seeks), and no other AND-ed predicate on the same table seeks an existing index (then the server reads only the rows that index finds, not every row). A predicate whose column leads an index is never reported, even when the index designed for the whole statement would seek further (that design is in the report as statements[].indexPlan).',
+        'Reported only when the schema is known (live or DDL) and no visible B-tree index has the column as its first key part (a prefix key part counts: it seeks), and no other AND-ed predicate on the same table seeks an existing index (then the server reads only the rows that index finds, not every row); nor for `col IS NULL` on the NULL-supplying side of an outer join (an anti-join: the rows without a match are made by the join, no index on col finds them). A predicate whose column leads an index is never reported, even when the index designed for the whole statement would seek further (that design is in the report as statements[].indexPlan).',
         'On small tables a scan is fine: weigh the advice against the table size and how often the query runs.',
         'The suggestion is the index designed for the whole statement (docs/indexing.md): equality columns, then a range or the ORDER BY / GROUP BY columns, then covering columns. One finding per table, on the first predicate whose column no index starts with; none when an existing index already serves the statement.',
         'An OR across columns of one table gets one index per branch (the server can combine them: index_merge), and a second suggestion rewrites the statement as a UNION ALL of one SELECT per branch, marked equivalent only when it returns the same rows (docs/indexing.md, "OR across columns").',
@@ -61,6 +62,9 @@ export const rule = defineRule({
     // Table instances another AND-ed predicate already seeks through an existing index (title = 'x'
     // AND length = 114 reads the few rows of idx_title, not every row): the message would be false there.
     const seeking = new Set<ScopeTable>();
+    // `o.col IS NULL` on the NULL-supplying side of an outer join finds the rows without a match (an
+    // anti-join): the rows are made by the join, an index on o.col cannot find them (SOAR over Sakila).
+    const nullSupplying = nullSupplyingNames(context.ast);
     for (const site of context.sites()) {
       const column = sargableColumn(site);
       if (!column) continue;
@@ -94,6 +98,14 @@ export const rule = defineRule({
       // if the designed index for the whole statement would seek further — that is statements[].indexPlan).
       if (leadingIndex(resolved.table, resolved.info.name)) continue;
       if (resolved.scopeTable && seeking.has(resolved.scopeTable)) continue;
+      if (
+        site.operator === 'IS' &&
+        isNode(site.right) &&
+        site.right.type === 'null' &&
+        resolved.scopeTable &&
+        nullSupplying.has(resolved.scopeTable.visibleName.toLowerCase())
+      )
+        continue;
       const tableKey = resolved.table.name.toLowerCase();
       // The table's plans in the statement: one per block that reads it (main, UNION branches,
       // subqueries, derived tables), one per branch of an OR across its columns.

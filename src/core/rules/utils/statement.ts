@@ -64,3 +64,31 @@ export function hasRollup(block: AstNode): boolean {
 export function leadingWildcard(pattern: unknown): boolean {
   return isNode(pattern) && typeof pattern.value === 'string' && /^[%_]/.test(pattern.value);
 }
+
+/**
+ * Names (alias, else table name; lower case) of the tables an outer join of some block NULL-extends:
+ * the right side of LEFT JOIN, every table before a RIGHT JOIN, both sides of FULL JOIN.
+ */
+export function nullSupplyingNames(ast: AstNode): Set<string> {
+  const names = new Set<string>();
+  for (const block of selectBlocks(ast)) {
+    const from = (Array.isArray(block.from) ? block.from : []).filter(isNode);
+    const joins = from.map((entry) =>
+      String(entry.join ?? '')
+        .toUpperCase()
+        .replace(/\s+/g, ''),
+    );
+    const rightAt = joins.findIndex((join) => join.startsWith('RIGHT'));
+    from.forEach((entry, index) => {
+      const supplying =
+        joins[index]!.startsWith('LEFT') ||
+        joins[index]!.startsWith('FULL') ||
+        joins[index + 1]?.startsWith('FULL') === true ||
+        (rightAt >= 0 && index < rightAt);
+      const name =
+        typeof entry.as === 'string' ? entry.as : typeof entry.table === 'string' ? entry.table : null;
+      if (supplying && name) names.add(name.toLowerCase());
+    });
+  }
+  return names;
+}
