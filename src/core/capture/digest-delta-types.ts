@@ -10,6 +10,7 @@
  * care. MAX_TIMER_WAIT and QUANTILE_* are lifetime values a delta cannot window (`lifetime`).
  */
 import type { DigestFingerprint } from './digest-text.js';
+import type { DigestBucket } from './window-histogram.js';
 
 /** Cumulative counters of a digest row, by our name (column in the comment). */
 export const digestCounterColumns = {
@@ -52,6 +53,11 @@ export interface DigestRow {
   quantile99?: bigint;
   digestText?: string | null;
   sampleText?: string | null;
+  /**
+   * Its non-empty latency buckets (events_statements_histogram_by_digest, MySQL >= 8.0.1) when
+   * this snapshot read them: every row's in a window's first snapshot, then the rows that ran.
+   */
+  buckets?: DigestBucket[];
 }
 
 /**
@@ -135,6 +141,12 @@ export interface DigestDeltaClass {
   sortRange: number;
   tmpTables: number;
   tmpDiskTables: number;
+  /**
+   * The window's own 95th/99th percentile from the histogram bucket deltas (window-histogram.ts),
+   * at most `lifetime.maxMs`; null where the window cannot be measured (no histogram table:
+   * MariaDB; a digest whose buckets before the window are unknown) — then only `lifetime` has them.
+   */
+  window: { p95Ms: number | null; p99Ms: number | null } | null;
   /** Values since the digest was first seen; a delta cannot window them. */
   lifetime: {
     maxMs: number;

@@ -19,10 +19,13 @@
  *
  * Counters are bigint (picoseconds overflow 2^53 after ~2.5 hours of total latency), converted
  * to numbers only after subtraction. MAX_TIMER_WAIT and QUANTILE_* are lifetime values that a
- * delta cannot window; they are reported as such (`lifetime`).
+ * delta cannot window; they are reported as such (`lifetime`). Where the snapshots carry the
+ * histogram buckets (MySQL), each class has the window's own p95/p99 too (`window`,
+ * window-histogram.ts).
  */
 import { checksum, fingerprint } from '../fingerprint/fingerprint.js';
 import { mapDigestToFingerprint } from './digest-text.js';
+import { WindowHistogram } from './window-histogram.js';
 import {
   type CaptureNote,
   type DigestCounter,
@@ -88,6 +91,8 @@ interface Accumulated {
   status: DigestDeltaClass['status'];
   /** Times the row was found reset (TRUNCATE, restart, or dropped and re-created). */
   resets: number;
+  /** The window's latency buckets (window-histogram.ts). */
+  histogram: WindowHistogram;
 }
 
 /**
@@ -166,6 +171,9 @@ export class DigestDeltaAccumulator {
       } else status = 'new';
       const delta = subtract(row.counters, base);
       const entry = this.acc.get(k);
+      const histogram = entry?.histogram ?? new WindowHistogram(old?.buckets);
+      if (status === 'baseline-missing') histogram.invalidate();
+      histogram.add(row.buckets, status === 'new' || status === 'reset', delta.count);
       if (entry) {
         add(entry.counters, delta);
         entry.row = row;
@@ -179,6 +187,7 @@ export class DigestDeltaAccumulator {
           counters: delta,
           status: status ?? 'changed',
           resets: status === 'reset' ? 1 : 0,
+          histogram,
         });
       }
     }
@@ -223,6 +232,11 @@ export class DigestDeltaAccumulator {
     }
   }
 
+  /** The latest snapshot added (the first until one is). */
+  latest(): DigestSnapshot {
+    return this.last;
+  }
+
   /** The digests that ran during the window so far (their rows of the latest snapshot). */
   activeRows(): DigestRow[] {
     return [...this.acc.values()].filter((entry) => entry.counters.count > 0n).map((entry) => entry.row);
@@ -238,7 +252,7 @@ export class DigestDeltaAccumulator {
       if (entry.counters.count === 0n) continue;
       const row = texts ? { ...entry.row, ...texts(entry.row) } : entry.row;
       if (hideOwn && isOwnDigest(row.digestText)) continue;
-      const cls = toClass(row, entry.counters, entry.status, options.maxSqlTextLength);
+      const cls = toClass(row, entry.counters, entry.status, options.maxSqlTextLength, entry.histogram);
       if (entry.resets > 0) resetDigests++;
       if (row.digest === null) overflow = cls;
       else classes.push(cls);
@@ -378,6 +392,17 @@ function subtract(
   return out;
 }
 
+/** The window's p95/p99 from its bucket deltas, or null when the window cannot be measured. */
+function windowQuantiles(
+  histogram: WindowHistogram | undefined,
+  maxTimerWait: bigint,
+): DigestDeltaClass['window'] {
+  const p95 = histogram?.quantile(0.95, maxTimerWait) ?? null;
+  if (p95 === null) return null;
+  const p99 = histogram!.quantile(0.99, maxTimerWait);
+  return { p95Ms: picosToMs(p95), p99Ms: p99 === null ? null : picosToMs(p99) };
+}
+
 function round3(n: number): number {
   return Math.round(n * 1000) / 1000;
 }
@@ -387,6 +412,7 @@ function toClass(
   d: Record<DigestCounter, bigint>,
   status: DigestDeltaClass['status'],
   maxSqlTextLength: number | undefined,
+  histogram?: WindowHistogram,
 ): DigestDeltaClass {
   const count = Number(d.count);
   const totalMs = picosToMs(d.timerWait);
@@ -425,6 +451,7 @@ function toClass(
     sortRange: Number(d.sortRange),
     tmpTables: Number(d.tmpTables),
     tmpDiskTables: Number(d.tmpDiskTables),
+    window: windowQuantiles(histogram, row.maxTimerWait),
     lifetime: {
       maxMs,
       p95Ms: quantile(row.quantile95),

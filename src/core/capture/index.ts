@@ -42,6 +42,7 @@ export {
   type SlowLogWindowPlan,
 } from './slow-log-window.js';
 export { rebinLatency, type LatencyBucket, type LatencyHistogram } from './latency-histogram.js';
+export { WindowHistogram, type DigestBucket } from './window-histogram.js';
 export {
   createSlowLogTimelineScanner,
   parseLogTime,

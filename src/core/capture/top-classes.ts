@@ -18,6 +18,11 @@ export interface TopLatency {
   max: number | null;
   /** True when min/median/p95/p99/max are since the digest was first seen, not the window. */
   lifetime: boolean;
+  /**
+   * Live digests: p95/p99 are the window's own (histogram bucket deltas, MySQL) though max is
+   * since the digest was first seen. Absent or false: `lifetime` says it for all of them.
+   */
+  windowQuantiles?: boolean;
 }
 
 /**
@@ -153,7 +158,7 @@ function msToSeconds(ms: number | null): number | null {
   return ms === null ? null : round(ms / 1000);
 }
 
-/** performance_schema digest delta classes → rows (window counters, lifetime quantiles). */
+/** performance_schema digest delta classes → rows (window counters; the window's quantiles where measured, else lifetime ones). */
 export function topClassesFromDelta(delta: Pick<DigestDelta, 'classes'>): TopClass[] {
   return delta.classes.map((entry: DigestDeltaClass) => {
     const normalized = entry.digestText === null ? null : statementFromDigestText(entry.digestText);
@@ -169,10 +174,11 @@ export function topClassesFromDelta(delta: Pick<DigestDelta, 'classes'>): TopCla
         min: null,
         median: null,
         avg: msToSeconds(entry.avgMs),
-        p95: msToSeconds(entry.lifetime.p95Ms),
-        p99: msToSeconds(entry.lifetime.p99Ms),
+        p95: msToSeconds(entry.window ? entry.window.p95Ms : entry.lifetime.p95Ms),
+        p99: msToSeconds(entry.window ? entry.window.p99Ms : entry.lifetime.p99Ms),
         max: msToSeconds(entry.lifetime.maxMs),
         lifetime: true,
+        windowQuantiles: entry.window !== null,
       },
       lockSeconds: round(entry.lockMs / 1000),
       rowsSent: entry.rowsSent,

@@ -24,6 +24,7 @@ import { AdvisorError } from '../../shared/errors.js';
 import {
   accumulatedDelta,
   newDigestTextCache,
+  readWindowBuckets,
   takeDigestSnapshot,
   type DigestTextCache,
   type SnapshotOptions,
@@ -55,6 +56,7 @@ export class CaptureWindows {
     options: SnapshotOptions = {},
   ): Promise<{ windowId: string; takenAt: string }> {
     const first = await takeDigestSnapshot(connection, server, options);
+    await readWindowBuckets(connection, server, first);
     const windowId = randomUUID();
     this.windows.set(windowId, {
       connectionId,
@@ -83,6 +85,7 @@ export class CaptureWindows {
         server,
         window.maxRows === undefined ? {} : { maxRows: window.maxRows },
       );
+      await readWindowBuckets(connection, server, next, window.accumulator.latest());
       window.accumulator.add(next);
       const delta = await accumulatedDelta(connection, server, window.accumulator, options, window.cache);
       window.last = delta;

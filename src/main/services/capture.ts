@@ -24,6 +24,7 @@ import {
   type DigestDelta,
   type DigestDeltaOptions,
   type DigestRow,
+  type DigestBucket,
   type DigestSnapshot,
   type LatencyBucket,
   type PreparedSnapshot,
@@ -335,6 +336,68 @@ export async function readDigestHistogram(
   }
 }
 
+/** At most this many bucket rows in a window's first read of every digest's histogram. */
+const MAX_BUCKET_ROWS = 500_000;
+
+const rowKey = (schema: unknown, digest: unknown): string =>
+  `${schema === null || schema === undefined ? '' : String(schema)}\u0001${String(digest)}`;
+
+/**
+ * Attaches the non-empty histogram buckets (events_statements_histogram_by_digest) to the rows of
+ * `snapshot`: every row's when `previous` is undefined (a window's first snapshot), else only the
+ * rows whose COUNT_STAR differs from `previous` (the others' buckets are unchanged). A window's
+ * own p95/p99 come from their differences (core/capture/window-histogram.ts). Nothing where the
+ * server has no histogram table (MariaDB, MySQL < 8.0.1), nor when the first read would pass
+ * MAX_BUCKET_ROWS (the classes keep their since-first-seen values).
+ */
+export async function readWindowBuckets(
+  connection: Connection,
+  server: ServerInfo,
+  snapshot: DigestSnapshot,
+  previous?: DigestSnapshot,
+): Promise<void> {
+  if (!server.capabilities.digestQuantiles) return;
+  const select =
+    `SELECT ${CAPTURE_MARKER} SCHEMA_NAME, DIGEST, BUCKET_NUMBER, BUCKET_TIMER_HIGH, COUNT_BUCKET ` +
+    'FROM performance_schema.events_statements_histogram_by_digest WHERE COUNT_BUCKET > 0';
+  let wanted = snapshot.rows.filter((row) => row.digest !== null);
+  const found = new Map<string, DigestBucket[]>();
+  const collect = (rows: RowDataPacket[]) => {
+    for (const row of rows) {
+      const k = rowKey(row.SCHEMA_NAME, row.DIGEST);
+      const list = found.get(k) ?? [];
+      list.push({
+        bucket: toNumber(row.BUCKET_NUMBER),
+        highPicos: toBig(row.BUCKET_TIMER_HIGH),
+        count: toNumber(row.COUNT_BUCKET),
+      });
+      found.set(k, list);
+    }
+  };
+  try {
+    if (previous === undefined) {
+      const [rows] = await connection.query<RowDataPacket[]>(`${select} LIMIT ?`, [MAX_BUCKET_ROWS + 1]);
+      if (rows.length > MAX_BUCKET_ROWS) return;
+      collect(rows);
+    } else {
+      const before = new Map(
+        previous.rows.map((row) => [rowKey(row.schema, row.digest), row.counters.count]),
+      );
+      wanted = wanted.filter((row) => before.get(rowKey(row.schema, row.digest)) !== row.counters.count);
+      const digests = [...new Set(wanted.map((row) => row.digest!))];
+      for (let i = 0; i < digests.length; i += TEXT_BATCH) {
+        const [rows] = await connection.query<RowDataPacket[]>(`${select} AND DIGEST IN (?)`, [
+          digests.slice(i, i + TEXT_BATCH),
+        ]);
+        collect(rows);
+      }
+    }
+  } catch (error) {
+    throw captureError(error, 'Reading performance_schema.events_statements_histogram_by_digest');
+  }
+  for (const row of wanted) row.buckets = found.get(rowKey(row.schema, row.digest)) ?? [];
+}
+
 /** Waits `ms`, rejecting with CANCELLED when `signal` aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -393,7 +456,9 @@ export async function captureDigestWindow(
     } = {},
 ): Promise<DigestDelta> {
   let current = connection;
-  const accumulator = new DigestDeltaAccumulator(await takeDigestSnapshot(current, server, options));
+  let last = await takeDigestSnapshot(current, server, options);
+  await readWindowBuckets(current, server, last);
+  const accumulator = new DigestDeltaAccumulator(last);
   const cache = newDigestTextCache();
   const end = Date.now() + seconds * 1000;
   const poll = Math.max(0.1, options.pollSeconds ?? DEFAULT_POLL_SECONDS) * 1000;
@@ -401,8 +466,13 @@ export async function captureDigestWindow(
     const left = end - Date.now();
     if (left <= 0) break;
     await sleep(Math.min(poll, left), options.signal);
+    const next = async () => {
+      const snapshot = await takeDigestSnapshot(current, server, options);
+      await readWindowBuckets(current, server, snapshot, last);
+      return snapshot;
+    };
     try {
-      accumulator.add(await takeDigestSnapshot(current, server, options));
+      last = await next();
     } catch (error) {
       if (
         !options.reconnect ||
@@ -410,8 +480,9 @@ export async function captureDigestWindow(
       )
         throw error;
       current = await options.reconnect();
-      accumulator.add(await takeDigestSnapshot(current, server, options));
+      last = await next();
     }
+    accumulator.add(last);
     await collectDigestTexts(current, accumulator, cache.texts).catch((error: unknown) => {
       throw captureError(error, 'Reading digest texts from performance_schema');
     });

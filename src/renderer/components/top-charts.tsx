@@ -180,7 +180,11 @@ export function LatencyChart({
       </svg>
       <figcaption>
         {marks.map(([name, value]) => `${name} ${formatMs(value * 1000)}`).join(' · ')}
-        {latency.lifetime ? ' (95th/99th/max since the digest was first seen)' : ''}
+        {latency.lifetime
+          ? latency.windowQuantiles
+            ? ' (95th/99th of the window; max since the digest was first seen)'
+            : ' (95th/99th/max since the digest was first seen)'
+          : ''}
       </figcaption>
     </figure>
   );

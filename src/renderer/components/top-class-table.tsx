@@ -70,6 +70,7 @@ export const ClassTable = memo(function ClassTable({
   /** Each class's trend over the stored windows (null: the window is not in the history): a Trend column and markers. */
   trends?: Map<string, ClassTrend> | null;
 }) {
+  const windowP95 = classes.length > 0 && classes.every((entry) => entry.latency.windowQuantiles === true);
   const span = columns.length + 3 + (trends ? 1 : 0);
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -120,48 +121,58 @@ export const ClassTable = memo(function ClassTable({
             <th scope="col" className="top__col-rank">
               #
             </th>
-            {columns.map(({ key, label, title, lifetime: since }) => (
-              <Fragment key={key}>
-                <th
-                  scope="col"
-                  className="top__col-number"
-                  aria-sort={sort.key === key ? (sort.descending ? 'descending' : 'ascending') : undefined}
-                  data-testid={`top-col-${key}`}
-                >
-                  <button
-                    type="button"
-                    className="top__sort"
-                    onClick={() => onSort(key)}
-                    title={lifetime && since ? `${title}, ${lifetimeNote}` : title}
-                    data-testid={`top-sort-${key}`}
-                  >
-                    {label}
-                    {lifetime && since ? '*' : ''}
-                    {sort.key === key ? (sort.descending ? ' ▾' : ' ▴') : ''}
-                  </button>
-                </th>
-                {key === 'count' && trends && (
-                  <th
-                    scope="col"
-                    className="top__col-trend"
-                    title="Executions and query time per stored window of this server and source, oldest first"
-                    data-testid="top-col-trend"
-                  >
-                    Trend
-                  </th>
-                )}
-                {key === 'totalSeconds' && (
+            {columns.map(({ key, label, title, lifetime: lifetimeColumn }) => {
+              // MySQL windows measure their own 95th (histogram deltas): no asterisk then.
+              const since = lifetimeColumn && !(key === 'p95' && windowP95);
+              return (
+                <Fragment key={key}>
                   <th
                     scope="col"
                     className="top__col-number"
-                    title="Share of the total query time of every class in the list"
-                    data-testid="top-col-share"
+                    aria-sort={sort.key === key ? (sort.descending ? 'descending' : 'ascending') : undefined}
+                    data-testid={`top-col-${key}`}
                   >
-                    % total
+                    <button
+                      type="button"
+                      className="top__sort"
+                      onClick={() => onSort(key)}
+                      title={
+                        lifetime && since
+                          ? `${title}, ${lifetimeNote}`
+                          : lifetime && key === 'p95'
+                            ? `${title} in the window (from the histogram buckets' differences between snapshots)`
+                            : title
+                      }
+                      data-testid={`top-sort-${key}`}
+                    >
+                      {label}
+                      {lifetime && since ? '*' : ''}
+                      {sort.key === key ? (sort.descending ? ' ▾' : ' ▴') : ''}
+                    </button>
                   </th>
-                )}
-              </Fragment>
-            ))}
+                  {key === 'count' && trends && (
+                    <th
+                      scope="col"
+                      className="top__col-trend"
+                      title="Executions and query time per stored window of this server and source, oldest first"
+                      data-testid="top-col-trend"
+                    >
+                      Trend
+                    </th>
+                  )}
+                  {key === 'totalSeconds' && (
+                    <th
+                      scope="col"
+                      className="top__col-number"
+                      title="Share of the total query time of every class in the list"
+                      data-testid="top-col-share"
+                    >
+                      % total
+                    </th>
+                  )}
+                </Fragment>
+              );
+            })}
             <th scope="col" className="top__col-fingerprint">
               Fingerprint
             </th>
