@@ -1,6 +1,7 @@
 // The advice on inputs we did not write: every SOAR test statement (tests/fixtures/corpus/peer-tests.json,
 // groups XiaoMi/soar@…) analysed against MySQL's Sakila database (tests/fixtures/sakila, schema and data)
-// loaded on each server, with the schema read live. For every suggestion with DDL: the DDL is applied
+// loaded on each server, analysed as a connected session does (runLiveAnalysis: schema read live, CAST
+// and selectivity samples). For every suggestion with DDL: the DDL is applied
 // (then the table is restored from a pristine copy) and must be accepted, and EXPLAIN of the advised query
 // (the suggestion's rewrite, else the statement) is checked for the index; for every rewrite marked
 // equivalent, the original and the rewrite must return the same rows (as a multiset).
@@ -14,9 +15,9 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { Connection, RowDataPacket } from 'mysql2/promise';
 import { describe, expect, it } from 'vitest';
-import { analyze } from '../../src/core/analyze.js';
 import type { Suggestion } from '../../src/core/model/report.js';
 import { splitStatements } from '../../src/core/sql/split.js';
+import { runLiveAnalysis } from '../../src/main/services/analysis.js';
 import { loadSchema } from '../../src/main/services/schema.js';
 import { detectServerInfo } from '../../src/main/services/server-info.js';
 import { testServers, withScratchDatabase } from '../support/db.js';
@@ -115,7 +116,8 @@ describe.each(testServers())('SOAR statements on Sakila: $flavor', ({ flavor, ur
         };
         for (const sql of statements) {
           if (Date.now() - started > BUDGET_MS) break;
-          const report = analyze(sql, { server, source: 'dsn', schema });
+          // The connected advisor: live schema, the CAST sample check and the selectivity sample.
+          const report = await runLiveAnalysis(db, sql, server, schema);
           for (const statement of report.statements)
             for (const finding of statement.findings) {
               counts.findings++;
