@@ -13,6 +13,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { IndexProof } from '../../src/core/explain/what-if-set.js';
 import type { JobStatusReply } from '../../src/shared/api/capture.js';
 import type { IndexProofResult, IndexSetReply } from '../../src/shared/api/indexes.js';
+import { proofCandidates } from '../../src/renderer/state/index-proof.js';
 import { connect, testServers, withScratchDatabase } from '../support/db.js';
 import { alterWaitsForMetadataLock, openAppConnection } from '../support/ddl-waits.js';
 import { testHandlers } from '../support/handlers.js';
@@ -133,6 +134,36 @@ describe.each(testServers())('index set proof: $flavor', ({ flavor, url }) => {
       expect(rejected.statements[0]?.after.key).toBeNull();
       expect(rejected.reason).toMatch(/did not choose it .*#2 keeps no index \(ALL\)/);
       // Built and dropped again: the table is as it was.
+      expect(await showCreate(database)).toBe(before);
+    });
+  }, 120_000);
+
+  it('a function-wrapped predicate: MariaDB builds the generated column and EXPLAINs the rewritten statement after it, MySQL its functional key part; both chosen, the table as it was', async () => {
+    await withScratchDatabase(url, async (db, database) => {
+      for (const statement of SETUP) await db.query(statement);
+      const before = await showCreate(database);
+      const connectionId = await openAppConnection(call, url, database, true);
+      const { plan } = await ok<IndexSetReply>('indexes.design', {
+        sql: "SELECT id, total FROM orders WHERE DATE(created_at) = '2024-01-03' AND flag = 1;",
+        connectionId,
+      });
+      const [candidate] = proofCandidates(plan);
+      expect(candidate, JSON.stringify(plan)).toBeDefined();
+      if (flavor === 'mariadb') {
+        expect(candidate!.ddl[0]).toMatch(/ADD COLUMN created_at_date DATE GENERATED ALWAYS AS/);
+        expect(candidate!.statements[0]?.afterSql).toContain('created_at_date = ');
+      } else expect(candidate!.statements[0]?.afterSql).toBeUndefined();
+      const { jobId } = await ok<{ jobId: string }>('indexes.prove', {
+        connectionId,
+        candidates: [candidate],
+        confirmed: true,
+      });
+      const status = await finished(jobId);
+      expect(status.state, JSON.stringify(status)).toBe('done');
+      const [proof] = (status.result as IndexProofResult).proofs as [IndexProof];
+      expect(proof.status, proof.reason).toBe('chosen');
+      expect(proof.statements[0]!.after.key).toBe(candidate!.name);
+      // Built and dropped again (the generated column too): the table is as it was.
       expect(await showCreate(database)).toBe(before);
     });
   }, 120_000);

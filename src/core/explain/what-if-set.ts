@@ -26,7 +26,11 @@ export interface ProofCandidate {
   name: string;
   /** The build DDL as what-if sends it (an extension is tried next to the index it extends). */
   ddl: string[];
-  statements: { index: number; sql: string }[];
+  /**
+   * `afterSql`: the statement as it runs once the index exists, when that differs (the index keys on a
+   * generated column the server does not substitute: MariaDB; core/indexing/generated-columns.ts).
+   */
+  statements: { index: number; sql: string; afterSql?: string }[];
 }
 
 /** The statements of one index's proof, in order. */
@@ -36,10 +40,10 @@ export function proofSteps(
   flavor: Flavor,
   lockWaitSeconds: number,
 ): WhatIfStep[] {
-  const explain = (purpose: string): WhatIfStep[] =>
+  const explain = (purpose: string, after = false): WhatIfStep[] =>
     candidate.statements.map((statement) => ({
       kind: 'read' as const,
-      sql: `EXPLAIN ${statement.sql.trim().replace(/;+\s*$/, '')}`,
+      sql: `EXPLAIN ${((after && statement.afterSql) || statement.sql).trim().replace(/;+\s*$/, '')}`,
       purpose: `#${statement.index + 1}: ${purpose}`,
     }));
   return [
@@ -67,7 +71,7 @@ export function proofSteps(
           : 'build the index on this sandbox: every session’s plans may use it until it is dropped',
     })),
     ...whatIfAfterBuild(candidate.table, method),
-    ...explain('the plan with the index'),
+    ...explain('the plan with the index', true),
     {
       kind: 'write',
       sql: whatIfDropStatement(candidate.table, candidate.ddl, flavor),
@@ -188,12 +192,20 @@ export interface SetProofStep extends WhatIfStep {
 }
 
 /** The statements the candidates serve, each once, in order. */
-export function setStatements(candidates: readonly ProofCandidate[]): { index: number; sql: string }[] {
-  const byIndex = new Map<number, string>();
+export function setStatements(
+  candidates: readonly ProofCandidate[],
+): { index: number; sql: string; afterSql?: string }[] {
+  const byIndex = new Map<number, ProofCandidate['statements'][number]>();
   for (const candidate of candidates)
     for (const statement of candidate.statements)
-      if (!byIndex.has(statement.index)) byIndex.set(statement.index, statement.sql);
-  return [...byIndex.entries()].sort((a, b) => a[0] - b[0]).map(([index, sql]) => ({ index, sql }));
+      if (!byIndex.has(statement.index)) byIndex.set(statement.index, statement);
+  return [...byIndex.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([index, statement]) => ({
+      index,
+      sql: statement.sql,
+      ...(statement.afterSql ? { afterSql: statement.afterSql } : {}),
+    }));
 }
 
 /** Every statement of the set proof, in order (the confirmation lists exactly these). */
@@ -210,7 +222,7 @@ export function setProofSteps(
       kind: 'read',
       phase,
       statement: statement.index,
-      sql: `EXPLAIN ${statement.sql.trim().replace(/;+\s*$/, '')}`,
+      sql: `EXPLAIN ${((phase === 'after' && statement.afterSql) || statement.sql).trim().replace(/;+\s*$/, '')}`,
       purpose: `#${statement.index + 1}: ${purpose}`,
     }));
   const invisible = method === 'invisible-index';

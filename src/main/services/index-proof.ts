@@ -103,7 +103,8 @@ export async function proveIndexSet(
           if (step.kind === 'read') {
             const plans = before.length < half ? before : after;
             const statement = candidate.statements[plans.length]!;
-            const result = await explainStatement(connection, server, statement.sql, {
+            const sql = plans === after && statement.afterSql ? statement.afterSql : statement.sql;
+            const result = await explainStatement(connection, server, sql, {
               database: request.database,
               killQuery,
             });

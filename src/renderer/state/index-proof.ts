@@ -121,7 +121,15 @@ export function proofCandidates(plan: WorkloadPlan): ProofCandidate[] {
       ddl: index.ddl,
       statements: index.serves.flatMap((n) => {
         const query = plan.queries[n];
-        return query ? [{ index: n, sql: query.sql }] : [];
+        if (!query) return [];
+        // Keyed on a generated column the server does not substitute: EXPLAIN the statement naming it after the build.
+        return [
+          {
+            index: n,
+            sql: query.sql,
+            ...(query.queryMustChange && query.rewrittenSql ? { afterSql: query.rewrittenSql } : {}),
+          },
+        ];
       }),
     }))
     .filter((candidate) => candidate.statements.length > 0);

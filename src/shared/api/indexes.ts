@@ -31,7 +31,16 @@ const proveSchema = z.object({
         table: z.string().min(1),
         name: z.string().min(1),
         ddl: z.array(z.string().min(1)).min(1),
-        statements: z.array(z.object({ index: z.number().int().min(0), sql: z.string().min(1) })).min(1),
+        statements: z
+          .array(
+            z.object({
+              index: z.number().int().min(0),
+              sql: z.string().min(1),
+              // The statement after the build when it must change (an index on a generated column MariaDB does not substitute).
+              afterSql: z.string().min(1).optional(),
+            }),
+          )
+          .min(1),
       }),
     )
     .min(1)

@@ -47,6 +47,38 @@ describe('proofSteps', () => {
   });
 });
 
+describe('a statement that must change (an index on a generated column MariaDB does not substitute)', () => {
+  const generated = {
+    key: 'g',
+    table: 'orders',
+    name: 'idx_y',
+    ddl: [
+      'ALTER TABLE orders ADD COLUMN created_at_year SMALLINT GENERATED ALWAYS AS (YEAR(created_at)) VIRTUAL, ADD INDEX idx_y (created_at_year);',
+    ],
+    statements: [
+      {
+        index: 0,
+        sql: 'SELECT id FROM orders WHERE YEAR(created_at) = 2021',
+        afterSql: 'SELECT id FROM orders WHERE created_at_year = 2021',
+      },
+    ],
+  };
+  it('is EXPLAINed as written before the build (the column does not exist yet) and rewritten after it', () => {
+    const reads = (steps: { kind: string; sql: string }[]) =>
+      steps.filter((step) => step.kind === 'read').map((step) => step.sql);
+    const expected = [
+      'EXPLAIN SELECT id FROM orders WHERE YEAR(created_at) = 2021',
+      'EXPLAIN SELECT id FROM orders WHERE created_at_year = 2021',
+    ];
+    expect(reads(proofSteps(generated, 'sandbox', 'mariadb', 5))).toEqual(expected);
+    expect(reads(setProofSteps([generated], 'sandbox', 'mariadb', 5))).toEqual(expected);
+    // The drop removes the column the build adds.
+    expect(proofSteps(generated, 'sandbox', 'mariadb', 5).at(-1)?.sql).toMatch(
+      /DROP COLUMN `created_at_year`/,
+    );
+  });
+});
+
 describe('invisibleVariant', () => {
   it('puts INVISIBLE before a trailing ALGORITHM/LOCK (the server refuses it after them)', () => {
     expect(invisibleVariant('ALTER TABLE t ADD INDEX i (a), ALGORITHM=INPLACE, LOCK=NONE;')).toBe(
