@@ -10,6 +10,7 @@ import type { StatementSlice } from '../sql/split.js';
 import { readColumn } from './ddl-columns.js';
 import type { Reader } from './ddl-reader.js';
 import { keyOf, type LoadState, type Skip } from './ddl-state.js';
+import { applyKeyLimits } from './ddl-keys.js';
 import { addIndex, finishTable, readTableElement } from './ddl-tables.js';
 
 /** ALTER TABLE: the changes that decide columns and indexes; the rest (ENGINE, partitions, …) is read past. */
@@ -130,5 +131,7 @@ export function readAlter(reader: Reader, state: LoadState, slice: StatementSlic
     }
   } while (reader.acceptPunct(','));
   finishTable(Object.assign(table, { pendingForeignKeys: foreignKeys }), state);
+  // Keys added or changed are cut or hashed as the engine does (a refusal is not undone here).
+  applyKeyLimits(table, state);
   state.summary.ignored++;
 }

@@ -529,5 +529,13 @@ export function readCreateIndex(
     return;
   }
   const body = readIndexBody(reader, state, { primary: false, unique: flags.unique, kind }, name);
+  const before = [...table.indexes];
   addIndex(table, { ...body, name, named: true, usingBtree: body.usingBtree || usingBtree });
+  // The engine decides the new key's type and length, as for the keys of CREATE TABLE.
+  resolveIndexKinds(table, state);
+  const rejection = applyKeyLimits(table, state);
+  if (rejection) {
+    table.indexes = before;
+    skip(`CREATE INDEX ${name}: ${rejection}`, 0);
+  }
 }

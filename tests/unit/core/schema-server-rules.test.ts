@@ -131,6 +131,25 @@ describe('key parts and index types (sabre/dav, Cacti, Piwigo)', () => {
   });
 });
 
+describe('keys added after CREATE TABLE', () => {
+  it('gives CREATE INDEX and ALTER TABLE … ADD INDEX the engine type and length limit, and skips a refused CREATE INDEX', () => {
+    const ddl = [
+      'CREATE TABLE t (id INT PRIMARY KEY, a VARCHAR(300), b VARCHAR(300), c INT) ENGINE=MyISAM DEFAULT CHARSET=utf8mb4;',
+      'CREATE INDEX ia ON t (a);',
+      'ALTER TABLE t ADD INDEX ib (b);',
+      'CREATE INDEX iab ON t (a, b);',
+      'CREATE TABLE m (c INT) ENGINE=MEMORY;',
+      'CREATE INDEX ic ON m (c);',
+    ].join('\n');
+    const { schema, summary } = load(ddl);
+    expect(indexes(ddl)).toEqual(['PRIMARY btree id', 'ia btree a(250)', 'ib btree b(250)']);
+    expect(schema.tables[1]!.indexes.map(describeIndex)).toEqual(['ic hash c']);
+    expect(summary.skipped).toEqual([
+      expect.objectContaining({ line: 4, reason: expect.stringMatching(/^CREATE INDEX iab: .*ERROR 1071/) }),
+    ]);
+  });
+});
+
 describe('tables the server refuses whole (Percona samples)', () => {
   it('skips them with the server message and the line, and loads the rest', () => {
     const ddl = [
