@@ -12,7 +12,9 @@ import type { SchemaLoadSummary } from '../core/schema/ddl-load.js';
 import { schemaLoader } from '../core/schema/ddl.js';
 import { assertSchemaLoaded } from '../main/services/analysis.js';
 import { streamSchemaSource } from '../main/services/schema-files.js';
-import { decodeText } from '../main/services/text-input.js';
+import { decodeText, InputDecoder } from '../main/services/text-input.js';
+import { StatementStream } from '../core/sql/split-stream.js';
+import type { StatementSlice } from '../core/sql/split.js';
 
 export { decodeText };
 
@@ -58,6 +60,53 @@ export async function readText(file: string, io: CliIo, what: string): Promise<s
     );
   }
   return decodeText(bytes, `${what} ${file}`);
+}
+
+/**
+ * The statements of FILE, or of standard input for `-` or no FILE, each as soon as it is read: the
+ * bytes stream in (fs.createReadStream, stdin), are decoded as {@link readText} decodes a whole file
+ * (BOM, UTF-16, invalid UTF-8 refused with its offset) and split by the streaming splitter analyze
+ * uses (core/sql/split-stream.ts), with the offsets, lines and columns splitStatements gives for the
+ * whole text. Memory is bounded by the longest statement, not by the input: no size limit.
+ */
+export async function* inputStatements(
+  file: string | undefined,
+  io: CliIo,
+  what = 'SQL file',
+): AsyncIterable<StatementSlice> {
+  const stdin = file === undefined || file === '-';
+  let chunks: AsyncIterable<Uint8Array>;
+  if (stdin) chunks = stdinChunks(io);
+  else {
+    const resolved = path.resolve(io.cwd, file);
+    const info = await stat(resolved).catch((error: NodeJS.ErrnoException) => error);
+    if (info instanceof Error)
+      throw new AdvisorError(
+        'INVALID_INPUT',
+        info.code === 'ENOENT'
+          ? `${what} not found: ${file}`
+          : `Cannot read ${what} ${file}: ${String(info)}`,
+      );
+    if (info.isDirectory())
+      throw new AdvisorError('INVALID_INPUT', `${what} ${file} is a directory: give a file`);
+    chunks = readChunks(resolved, `${what} ${file}`);
+  }
+  const decoder = new InputDecoder(stdin ? 'standard input' : `${what} ${file}`);
+  const splitter = new StatementStream();
+  for await (const chunk of chunks) yield* splitter.push(decoder.decode(chunk));
+  yield* splitter.push(decoder.end());
+  yield* splitter.end();
+}
+
+async function* readChunks(resolved: string, what: string): AsyncIterable<Uint8Array> {
+  const stream = createReadStream(resolved, { highWaterMark: 1024 * 1024 });
+  try {
+    yield* stream as AsyncIterable<Uint8Array>;
+  } catch (error) {
+    throw new AdvisorError('INVALID_INPUT', `Cannot read ${what}: ${String(error)}`);
+  } finally {
+    stream.destroy();
+  }
 }
 
 /** Standard input as chunks, as it arrives (the whole text as one chunk when the io cannot stream). */

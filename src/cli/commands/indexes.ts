@@ -23,7 +23,7 @@ import { loadSchema } from '../../main/services/schema.js';
 import { neededIndexes, type UnusedIndexReport } from '../../core/indexing/unused.js';
 import { digestSlowLogFiles } from '../../main/services/slowlog-file.js';
 import { parseCommandArgs } from '../args.js';
-import { dsnWithPassword, loadSchemaSources, readInput } from '../input.js';
+import { dsnWithPassword, inputStatements, loadSchemaSources } from '../input.js';
 import { UsageError, type CliCommand, type CliIo } from '../io.js';
 
 export const usage = `Usage: sargable indexes [options] [FILE|-]
@@ -113,7 +113,7 @@ export const run: CliCommand = async (argv, io) => {
 
   let statements: WorkloadStatement[] | undefined;
   if (values['slow-log']?.length) statements = await fromSlowLogs(values['slow-log'], io);
-  else if (!values.digests) statements = workloadFromText(await readInput(positionals[0], io, 'query file'));
+  else if (!values.digests) statements = await fromQueryFile(positionals[0], io);
 
   let plan: WorkloadPlan;
   let unused: UnusedIndexReport | undefined;
@@ -240,6 +240,24 @@ function positiveNumber<K extends string>(
   if (!Number.isFinite(number) || number < 0 || (integer && (!Number.isInteger(number) || number < 1)))
     throw new UsageError(`${flag} must be a ${integer ? 'positive integer' : 'number ≥ 0'}, not '${value}'`);
   return { [key]: number } as Partial<Record<K, number>>;
+}
+
+/**
+ * The query file's statements, read as a stream (no size limit, no second copy of the text): each
+ * statement as workloadFromText reads it — its `-- weight: N` comment, `line N` as its label. The
+ * workload keeps every statement's text (the design weighs them all at once).
+ */
+async function fromQueryFile(file: string | undefined, io: CliIo): Promise<WorkloadStatement[]> {
+  const statements: WorkloadStatement[] = [];
+  for await (const slice of inputStatements(file, io, 'query file')) {
+    const weight = workloadFromText(slice.sql)[0]?.weight;
+    statements.push({
+      sql: slice.sql,
+      ...(weight !== undefined ? { weight } : {}),
+      label: `line ${slice.line}`,
+    });
+  }
+  return statements;
 }
 
 async function fromSlowLogs(files: string[], io: CliIo): Promise<WorkloadStatement[]> {

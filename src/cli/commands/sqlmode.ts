@@ -2,17 +2,14 @@
 // or with FILE the upgrade view: which statements fail or change under a target server / sql_mode.
 
 import { cliConnections, printNotices } from '../connections.js';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { DEFAULT_TARGET } from '../../core/flavors/index.js';
 import { validateSqlMode, validModes } from '../../core/sqlmode/modes.js';
-import { whatBreaks, type SqlModeView, type UpgradeReport } from '../../core/sqlmode/views.js';
+import { upgradeAnalyzer, type SqlModeView, type UpgradeReport } from '../../core/sqlmode/views.js';
 import { offlineSchema, offlineTarget } from '../../main/services/analysis.js';
 import { readSqlModeView } from '../../main/services/sqlmode.js';
-import { AdvisorError } from '../../shared/errors.js';
 import { parseCommonArgs } from '../args.js';
-import { dsnWithPassword, loadSchemaSources } from '../input.js';
-import { UsageError, type CliCommand, type CliIo } from '../io.js';
+import { dsnWithPassword, inputStatements, loadSchemaSources } from '../input.js';
+import { UsageError, type CliCommand } from '../io.js';
 
 export const usage = `Usage: sargable sqlmode --dsn URL [--format text|json]
        sargable sqlmode [--flavor F --server-version X.Y.Z] [--sql-mode MODES] [--schema FILE|DIR|-] FILE|-
@@ -81,12 +78,14 @@ export const run: CliCommand = async (argv, io) => {
       'Standard input can feed --schema - or the SQL, not both: give the SQL as FILE (or the schema as a file).',
     );
   const loaded = await loadSchemaSources(values.schema, io, target.flavor, target.version);
-  const sql = input === '-' ? await io.readStdin() : await readText(input ?? '', io);
-  const report = whatBreaks(
-    sql,
+  // Read as a stream, statement by statement (memory bounded by the longest statement and the report).
+  const upgrade = upgradeAnalyzer(
     { ...target, ...(sqlMode !== undefined ? { sqlMode } : {}) },
     loaded?.schema ?? offlineSchema(undefined, target.flavor),
   );
+  let index = 0;
+  for await (const slice of inputStatements(input, io)) upgrade.add(slice, index++);
+  const report = upgrade.result();
   io.stdout(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : formatUpgrade(report));
   return report.failing > 0 ? 1 : 0;
 };
@@ -147,16 +146,4 @@ function formatUpgrade(report: UpgradeReport): string {
       `  #${item.index + 1} ${item.rule} ${item.predictedError ? `${item.predictedError.warningOnly ? 'warning' : 'ERROR'} ${item.predictedError.code}` : ''}: ${item.message}`,
     );
   return `${lines.join('\n')}\n`;
-}
-
-async function readText(file: string, io: CliIo): Promise<string> {
-  try {
-    return await readFile(path.resolve(io.cwd, file), 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new AdvisorError(
-      'INVALID_INPUT',
-      code === 'ENOENT' ? `File not found: ${file}` : `Cannot read ${file}: ${String(error)}`,
-    );
-  }
 }

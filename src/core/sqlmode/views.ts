@@ -1,6 +1,7 @@
 // The server view (modes, defaults, lax-mode risks, variable differences) and the upgrade view ("what breaks under X").
 
-import { analyze } from '../analyze.js';
+import { statementAnalyzer } from '../analyze.js';
+import { splitStatements, type StatementSlice } from '../sql/split.js';
 import type { Flavor } from '../flavors/capabilities.js';
 import type { PredictedError } from '../model/report.js';
 import type { SchemaModel } from '../model/schema.js';
@@ -190,39 +191,70 @@ export interface UpgradeReport {
 
 /** Run the sql-mode rules over statements for a target server/mode and count what would fail or change. */
 export function whatBreaks(sql: string, target: UpgradeTarget, schema?: SchemaModel): UpgradeReport {
+  const upgrade = upgradeAnalyzer(target, schema);
+  splitStatements(sql).forEach((slice, index) => upgrade.add(slice, index));
+  return upgrade.result();
+}
+
+/**
+ * {@link whatBreaks} one statement at a time, in order (for an input read as a stream: the CLI's
+ * `sqlmode FILE`): each statement is analysed as it comes and only what the report lists is kept (the
+ * items, with their statement's text, and the counts). Same report as whatBreaks on the whole text.
+ */
+export function upgradeAnalyzer(
+  target: UpgradeTarget,
+  schema?: SchemaModel,
+): { add(slice: StatementSlice, index: number): void; result(): UpgradeReport } {
   const base: ServerInfo = offlineServerInfo(target.flavor, target.version);
   const sqlMode = target.sqlMode ?? defaultSqlModeEntry(target.flavor, target.version).modes.join(',');
   const server: ServerInfo = { ...base, sqlMode: { session: sqlMode, global: sqlMode } };
   const modeRules = Object.values(registry).filter((rule) => rule.meta.category === 'sql-mode');
-  const report = analyze(sql, { server, source: 'flags', schema, rules: modeRules });
+  const analyzeSlice = statementAnalyzer({ server, source: 'flags', schema, rules: modeRules });
   const items: UpgradeItem[] = [];
-  for (const statement of report.statements)
-    for (const finding of statement.findings) {
-      if (finding.severity === 'info' && !finding.predictedError) continue;
-      const error = finding.predictedError && !finding.predictedError.warningOnly;
-      items.push({
-        index: statement.index,
-        sql: statement.sql,
-        rule: finding.rule,
-        message: finding.message,
-        predictedError: finding.predictedError ?? null,
-        outcome: error ? 'error' : 'changes',
-      });
-    }
-  const failingStatements = new Set(items.filter((i) => i.outcome === 'error').map((i) => i.index));
-  const changing = new Set(items.filter((i) => !failingStatements.has(i.index)).map((i) => i.index));
-  const byCode: Record<string, number> = {};
-  for (const item of items)
-    if (item.predictedError) byCode[item.predictedError.code] = (byCode[item.predictedError.code] ?? 0) + 1;
+  const notes = new Set<string>();
+  let statements = 0;
+  let parseErrors = 0;
   return {
-    target: { flavor: target.flavor, version: target.version, sqlMode },
-    statements: report.statements.length + report.errors.length,
-    failing: failingStatements.size,
-    changing: changing.size,
-    byCode,
-    items,
-    parseErrors: report.errors.length,
-    notes: [...new Set(report.statements.flatMap((statement) => statement.notes ?? []))],
+    add(slice, index) {
+      statements++;
+      const outcome = analyzeSlice(slice, index);
+      if ('error' in outcome) {
+        parseErrors++;
+        return;
+      }
+      const statement = outcome.statement;
+      for (const note of statement.notes ?? []) notes.add(note);
+      for (const finding of statement.findings) {
+        if (finding.severity === 'info' && !finding.predictedError) continue;
+        const error = finding.predictedError && !finding.predictedError.warningOnly;
+        items.push({
+          index: statement.index,
+          sql: statement.sql,
+          rule: finding.rule,
+          message: finding.message,
+          predictedError: finding.predictedError ?? null,
+          outcome: error ? 'error' : 'changes',
+        });
+      }
+    },
+    result() {
+      const failingStatements = new Set(items.filter((i) => i.outcome === 'error').map((i) => i.index));
+      const changing = new Set(items.filter((i) => !failingStatements.has(i.index)).map((i) => i.index));
+      const byCode: Record<string, number> = {};
+      for (const item of items)
+        if (item.predictedError)
+          byCode[item.predictedError.code] = (byCode[item.predictedError.code] ?? 0) + 1;
+      return {
+        target: { flavor: target.flavor, version: target.version, sqlMode },
+        statements,
+        failing: failingStatements.size,
+        changing: changing.size,
+        byCode,
+        items,
+        parseErrors,
+        notes: [...notes],
+      };
+    },
   };
 }
 
