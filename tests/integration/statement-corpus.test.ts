@@ -22,6 +22,7 @@ describe.each(testServers())('statement corpus on $flavor', ({ flavor, url }) =>
         other: { accepted: 0, falseErrors: [] as string[], notFullyAnalysed: 0, setAside: 0 },
       };
       const falseAcceptances: string[] = [];
+      const partialDml: string[] = [];
       const byKeyword = new Map<string, { accepted: number; falseErrors: number }>();
       type OriginTally = Record<'dml' | 'other', { accepted: number; falseErrors: number }> & {
         statements: number;
@@ -55,6 +56,8 @@ describe.each(testServers())('statement corpus on $flavor', ({ flavor, url }) =>
             entry.accepted++;
             perOrigin[group].accepted++;
             if (verdict.notFullyAnalysed) tally[group].notFullyAnalysed++;
+            if (verdict.notFullyAnalysed && group === 'dml')
+              partialDml.push(`${source}: ${sql.replace(/\s+/g, ' ').slice(0, 160)}`);
             if (verdict.setAside) tally[group].setAside++;
             if (error) perOrigin[group].falseErrors++;
             if (error) {
@@ -94,6 +97,8 @@ describe.each(testServers())('statement corpus on $flavor', ({ flavor, url }) =>
             ...tally.other.falseErrors,
             'false acceptances:',
             ...falseAcceptances,
+            'DML accepted but not fully analysed (PRS001):',
+            ...partialDml,
           ].join('\n'),
         );
       expect({
