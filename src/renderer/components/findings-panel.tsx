@@ -3,7 +3,7 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { DdlOutcomeView, type DdlOutcome } from './apply-ddl-dialog.js';
 import type { Finding, Severity, Suggestion } from '../../core/model/report.js';
 import type { WhatIfReply } from '../../shared/api/explain.js';
-import { copyText } from '../platform.js';
+import { CodeBlock, useCopy } from './code-block.js';
 import { DiffView } from './diff-view.js';
 import { findingTarget, itemSeverity, type ReportItem } from '../report-items.js';
 
@@ -522,21 +522,6 @@ function SuggestionView({
   );
 }
 
-/** Copy to the clipboard with a short "Copied" / "Copy failed" state. */
-function useCopy(code: string): { state: 'idle' | 'copied' | 'failed'; copy(): Promise<void> } {
-  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
-  async function copy() {
-    try {
-      await copyText(code);
-      setState('copied');
-    } catch {
-      setState('failed');
-    }
-    window.setTimeout(() => setState('idle'), 1500);
-  }
-  return { state, copy };
-}
-
 /** The statement and its rewrite as a read-only diff, with Copy (the rewrite) and Apply. */
 function RewriteDiff({
   original,
@@ -578,23 +563,6 @@ function RewriteDiff({
         </span>
       </figcaption>
       <DiffView original={original} rewritten={rewritten} dark={dark} label="Original and rewritten SQL" />
-    </figure>
-  );
-}
-
-function CodeBlock({ label, code }: { label: string; code: string }) {
-  const { state, copy } = useCopy(code);
-  return (
-    <figure className="code-block">
-      <figcaption className="code-block__head">
-        <span>{label}</span>
-        <button type="button" className="button button--small" onClick={copy} aria-label={`Copy ${label}`}>
-          {state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed' : 'Copy'}
-        </button>
-      </figcaption>
-      <pre>
-        <code data-testid="code-block">{code}</code>
-      </pre>
     </figure>
   );
 }

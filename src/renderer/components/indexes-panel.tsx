@@ -1,5 +1,11 @@
 // The Indexes panel: per query the "Index plan" (the analysis's statements[].indexPlan), per workload the "Index set".
-import type { DesignedPart, TableIndexPlan, WorkloadIndex, WorkloadPlan } from '../../core/indexing/index.js';
+import type {
+  DesignedPart,
+  QueryIndexPlan,
+  TableIndexPlan,
+  WorkloadIndex,
+  WorkloadPlan,
+} from '../../core/indexing/index.js';
 import type { StatementReport } from '../../core/model/report.js';
 import {
   acceptIndex,
@@ -15,6 +21,7 @@ import { useStore } from '../state/store.js';
 import { openVerify, verifyBlocked } from '../state/suggestions.js';
 import { activeAnalysis, type WorkbenchState } from '../state/workbench.js';
 import { AcceptReject } from './accept-reject.js';
+import { CodeBlock } from './code-block.js';
 import { ErrorBox } from './error-box.js';
 import { RedundantIndexes, UnusedIndexes } from './index-hygiene.js';
 import { ProofResult, ProveIndexSet } from './index-proof.js';
@@ -114,6 +121,7 @@ function StatementPlan({
         </code>
       </header>
       {plan.drivingTable && <p className="index-plan__note">{plan.notes.find((n) => /drives/.test(n))}</p>}
+      <QueryAsAdvised plan={plan} />
       {plan.tables.map((table, position) => (
         <PlanTable
           key={planEntryKey(table, position)}
@@ -125,6 +133,43 @@ function StatementPlan({
         />
       ))}
     </article>
+  );
+}
+
+/**
+ * The statement the indexes are designed for, when it is not the one written: the generated-column form a
+ * server without expression substitution needs (MariaDB), and the UNION ALL of an OR split by branch.
+ */
+function QueryAsAdvised({ plan }: { plan: QueryIndexPlan }) {
+  const orSql = plan.orRewrite?.sql ?? null;
+  if (!(plan.rewrittenSql && plan.queryMustChange) && !orSql) return null;
+  return (
+    <div className="index-plan__query" data-testid="index-plan-query">
+      {plan.rewrittenSql && plan.queryMustChange && (
+        <>
+          <p className="index-plan__note" data-testid="index-plan-must-change">
+            The query must change: this server does not use an index on a generated column for the expression
+            as written, only for a condition that names the column
+            {plan.generatedColumns && plan.generatedColumns.length > 0
+              ? ` (${plan.generatedColumns.map((use) => `${use.table}.${use.name}`).join(', ')})`
+              : ''}
+            .
+          </p>
+          <CodeBlock label="Query as advised" code={plan.rewrittenSql} />
+        </>
+      )}
+      {orSql && plan.orRewrite && (
+        <>
+          <p className="index-plan__note" data-testid="index-plan-or-rewrite">
+            {plan.orRewrite.equivalent
+              ? 'Equivalent UNION ALL rewrite: one SELECT per OR branch, each served by its own index. '
+              : 'UNION ALL rewrite, not equivalent: '}
+            {plan.orRewrite.why}
+          </p>
+          <CodeBlock label="UNION ALL rewrite" code={orSql} />
+        </>
+      )}
+    </div>
   );
 }
 

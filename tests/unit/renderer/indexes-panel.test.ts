@@ -19,13 +19,15 @@ afterEach(cleanup);
 const schema = schemaFromDdl(
   `CREATE TABLE orders (
      id int NOT NULL PRIMARY KEY, customer_id int NOT NULL, status varchar(20) NOT NULL,
-     region char(2), channel tinyint NOT NULL, total decimal(10,2)
+     region char(2), channel tinyint NOT NULL, total decimal(10,2), created_at datetime NOT NULL
    ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;`,
   'mysql',
 ).schema;
 
-function panelState(sql: string): WorkbenchState {
-  const report = analyze(sql, { server: offlineServerInfo('mysql', '8.0.33'), source: 'flags', schema });
+type Target = ['mysql', '8.0.33'] | ['mariadb', '10.11.6'];
+
+function panelState(sql: string, target: Target = ['mysql', '8.0.33']): WorkbenchState {
+  const report = analyze(sql, { server: offlineServerInfo(target[0], target[1]), source: 'flags', schema });
   const state = initialWorkbench();
   return {
     ...state,
@@ -42,9 +44,9 @@ function panelState(sql: string): WorkbenchState {
   };
 }
 
-function renderPanel(sql: string) {
+function renderPanel(sql: string, target?: Target) {
   const bridge = fakeBridge();
-  const state = panelState(sql);
+  const state = panelState(sql, target);
   const wb = { api: bridge.api, listen: bridge.listen, store: null, editor: () => null, analyzing: false };
   const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
   render(createElement(IndexesPanel, { wb: wb as unknown as Workbench, state }));
@@ -91,5 +93,29 @@ describe('Index plan entries', () => {
     const plan = analysis.report.statements[0]!.indexPlan!;
     const naive = plan.tables.map((table) => `${table.table}-${table.alias ?? ''}`);
     expect(new Set(naive).size).toBeLessThan(naive.length);
+  });
+});
+
+describe('the query as advised', () => {
+  const FUNCTION_WRAPPED = "SELECT id FROM orders WHERE channel = 2 AND DATE(created_at) = '2024-05-01'";
+
+  it('MariaDB: the index is on a generated column, so the plan shows the query that names it, with Copy', () => {
+    renderPanel(FUNCTION_WRAPPED, ['mariadb', '10.11.6']);
+    expect(screen.getByTestId('index-plan-must-change').textContent).toMatch(/query must change/);
+    const code = screen.getByTestId('code-block').textContent ?? '';
+    expect(code).not.toMatch(/DATE\(/i);
+    expect(code).toMatch(/channel = 2/);
+    expect(screen.getByRole('button', { name: 'Copy Query as advised' })).toBeTruthy();
+  });
+
+  it('MySQL 8.0.33 keys on the expression itself: the query stays as written', () => {
+    renderPanel(FUNCTION_WRAPPED, ['mysql', '8.0.33']);
+    expect(screen.queryByTestId('index-plan-must-change')).toBeNull();
+  });
+
+  it('an OR across columns shows its UNION ALL rewrite with whether it is equivalent', () => {
+    renderPanel("SELECT id, total FROM orders WHERE status = 'refunded' OR region = 'AP'");
+    expect(screen.getByTestId('index-plan-or-rewrite').textContent).toMatch(/UNION ALL rewrite/);
+    expect(screen.getByTestId('code-block').textContent).toMatch(/UNION ALL/);
   });
 });
