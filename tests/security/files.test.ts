@@ -311,6 +311,26 @@ describe('files the user chose work', () => {
     );
   });
 
+  it('files.choose for a SQL file (Electron dialog) gives a read grant sqlFile.analyze takes, and nothing more', async () => {
+    const chosenSql = path.join(dir, 'chosen-queries.sql');
+    writeFileSync(chosenSql, 'SELECT * FROM t WHERE YEAR(d) = 2024;\n');
+    chosen = [chosenSql];
+    const reply = await call('files.choose', { purpose: 'sql' });
+    chosen = [];
+    const ref: string = reply.json.value.files[0].ref;
+    const started = await call('sqlFile.analyze', { ref, target: { flavor: 'mariadb', version: '10.11.6' } });
+    const status = await settle(started.json.value.jobId);
+    expect(status.json.value.result).toMatchObject({
+      name: 'chosen-queries.sql',
+      statements: 1,
+      findings: 1,
+      server: { flavor: 'mariadb', version: '10.11.6' },
+    });
+    expect((await call('workspace.saveAs', { profileId: 'p', path: ref })).json.error?.code).toBe(
+      'FORBIDDEN',
+    );
+  });
+
   it('a chosen file that is not a workspace is refused without echoing its content', async () => {
     const uploaded = await upload('key.sargable.json', `${canary} "${canary}"`);
     const reply = await call('workspace.open', { profileId: 'p', path: uploaded.json.value.ref });

@@ -10,6 +10,7 @@
 import { useCallback, useReducer, useRef } from 'react';
 import type { AdvisorApi } from '../../shared/api.js';
 import type { JobStatusReply } from '../../shared/api/capture.js';
+import type { ChosenFile } from '../../shared/api/files.js';
 import type { SqlFileReply, SqlFileStatement } from '../../shared/api/sql-file.js';
 import type { Listen } from '../../shared/events.js';
 import { toShownError, type ShownError } from '../components/error-box.js';
@@ -125,6 +126,8 @@ export function useSqlFile(
   state: SqlFileState;
   /** Pick a file (inside a click handler), upload it in web mode, then analyse it. */
   choose(context: SqlFileContext): Promise<void>;
+  /** Analyse a chosen file (its grant). */
+  analyse(file: ChosenFile, context: SqlFileContext): Promise<void>;
   cancel(): void;
   clear(): void;
   statement(index: number): Promise<SqlFileStatement>;
@@ -135,31 +138,8 @@ export function useSqlFile(
   const upload = useRef<AbortController | null>(null);
   const analysisId = state.status === 'done' ? state.reply.analysisId : null;
 
-  const choose = useCallback(
-    async (context: SqlFileContext) => {
-      const controller = new AbortController();
-      upload.current = controller;
-      let file;
-      try {
-        // Called first, without an await before it: the browser's picker needs the click's gesture.
-        file = await chooseFile(api, 'sql', window, {
-          signal: controller.signal,
-          onUpload: (progress) => {
-            if (upload.current === controller) dispatch({ type: 'upload', ...progress });
-          },
-        });
-      } catch (caught) {
-        if (upload.current === controller)
-          dispatch(
-            controller.signal.aborted
-              ? { type: 'cancelled' }
-              : { type: 'failed', error: toShownError(caught) },
-          );
-        return;
-      } finally {
-        if (upload.current === controller) upload.current = null;
-      }
-      if (!file) return;
+  const analyse = useCallback(
+    async (file: ChosenFile, context: SqlFileContext) => {
       dispatch({ type: 'start', name: file.name });
       try {
         const { jobId } = await api['sqlFile.analyze']({ ...context, ref: file.ref });
@@ -182,6 +162,35 @@ export function useSqlFile(
       }
     },
     [api, follow],
+  );
+
+  const choose = useCallback(
+    async (context: SqlFileContext) => {
+      const controller = new AbortController();
+      upload.current = controller;
+      let file: ChosenFile | null;
+      try {
+        // Called first, without an await before it: the browser's picker needs the click's gesture.
+        file = await chooseFile(api, 'sql', window, {
+          signal: controller.signal,
+          onUpload: (progress) => {
+            if (upload.current === controller) dispatch({ type: 'upload', ...progress });
+          },
+        });
+      } catch (caught) {
+        if (upload.current === controller)
+          dispatch(
+            controller.signal.aborted
+              ? { type: 'cancelled' }
+              : { type: 'failed', error: toShownError(caught) },
+          );
+        return;
+      } finally {
+        if (upload.current === controller) upload.current = null;
+      }
+      if (file) await analyse(file, context);
+    },
+    [api, analyse],
   );
 
   const cancel = useCallback(() => {
@@ -208,5 +217,5 @@ export function useSqlFile(
     [api, analysisId],
   );
 
-  return { state, choose, cancel, clear, statement };
+  return { state, choose, analyse, cancel, clear, statement };
 }
