@@ -32,6 +32,8 @@ export interface Edit {
 
 /** The placeholder the DEFAULT keyword is parsed as (same length). */
 export const DEFAULT_STAND_IN = '__dflt_';
+/** The placeholder an empty row `()` of INSERT … VALUES is parsed with (the row is emptied again after). */
+export const EMPTY_ROW_STAND_IN = '__empty';
 
 const upper = (token: Token | undefined): string => (token?.kind === 'word' ? token.text.toUpperCase() : '');
 const isSymbol = (token: Token | undefined, symbol: string): boolean =>
@@ -56,6 +58,32 @@ export function expressionEdits(
   const word = upper(token);
   const next = tokens[index + 1];
   const previous = tokens[index - 1];
+  if (
+    isSymbol(token, '(') &&
+    isSymbol(next, ')') &&
+    token.depth === 0 &&
+    (context.verb === 'INSERT' || context.verb === 'REPLACE') &&
+    !context.sql.includes(EMPTY_ROW_STAND_IN)
+  ) {
+    // `INSERT INTO t () VALUES (), ()`: no columns named, every column its default.
+    const before = upper(previous);
+    if (
+      before === 'VALUES' ||
+      before === 'VALUE' ||
+      (isSymbol(previous, ',') && isSymbol(tokens[index - 2], ')'))
+    ) {
+      edits.push({ start: token.end, end: next!.start, text: EMPTY_ROW_STAND_IN });
+      constructs.add('empty VALUES row');
+    } else if (
+      previous &&
+      (previous.kind === 'word' || previous.kind === 'identifier') &&
+      ['VALUES', 'VALUE', 'SELECT'].includes(upper(tokens[index + 2]))
+    ) {
+      edits.push({ start: token.start, end: next!.end, text: '' });
+      constructs.add('empty column list');
+    }
+    return index + 1;
+  }
   if (word === 'DEFAULT' && ['INSERT', 'REPLACE', 'UPDATE'].includes(context.verb)) {
     const value = isSymbol(previous, '(') || isSymbol(previous, ',') || isSymbol(previous, '=');
     const ends =

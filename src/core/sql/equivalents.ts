@@ -32,7 +32,12 @@
  */
 
 import { isNode, type AstNode } from './ast.js';
-import { DEFAULT_STAND_IN, expressionEdits, type Edit } from './equivalent-expressions.js';
+import {
+  DEFAULT_STAND_IN,
+  EMPTY_ROW_STAND_IN,
+  expressionEdits,
+  type Edit,
+} from './equivalent-expressions.js';
 import { tokenize, type Token } from './tolerant.js';
 
 export type { Edit };
@@ -99,6 +104,13 @@ export function equivalentForm(sql: string, flavor: 'mysql' | 'mariadb'): Equiva
   const blank = (token: Token) => edits.push({ start: token.start, end: token.end, text: '' });
   const { verb, index: verbIndex } = statementVerb(tokens);
   const insert = verb === 'INSERT' || verb === 'REPLACE';
+  // MariaDB has no `VALUES ROW(…)` in INSERT (the grammar takes it anyway): nothing is rewritten around it.
+  if (
+    flavor === 'mariadb' &&
+    insert &&
+    tokens.some((token, at) => upper(token) === 'ROW' && upper(tokens[at - 1]) === 'VALUES')
+  )
+    return null;
 
   for (let index = 0; index < tokens.length; index++) {
     const token = tokens[index]!;
@@ -120,7 +132,7 @@ export function equivalentForm(sql: string, flavor: 'mysql' | 'mariadb'): Equiva
         edits.push(...rows);
         constructs.add('VALUES table constructor');
       }
-    } else if (word === 'ROW' && insert && isSymbol(next, '(')) {
+    } else if (word === 'ROW' && insert && isSymbol(next, '(') && flavor === 'mysql') {
       const previous = tokens[index - 1];
       if (upper(previous) === 'VALUES' || (isSymbol(previous, ',') && isSymbol(tokens[index - 2], ')'))) {
         blank(token);
@@ -395,6 +407,10 @@ export function restoreEquivalent(ast: AstNode, form: EquivalentForm, sql: strin
       }
     }
     if (node.type === 'binary_expr' && node.operator === '=') binaries.push(node);
+    if (node.type === 'expr_list' && Array.isArray(node.value) && node.value.length === 1) {
+      const only = node.value[0] as AstNode;
+      if (only?.type === 'column_ref' && only.column === EMPTY_ROW_STAND_IN && !only.table) node.value = [];
+    }
     if (node.type === 'column_ref' && node.column === DEFAULT_STAND_IN && !node.table) {
       for (const key of Object.keys(node)) if (key !== 'loc') delete node[key];
       Object.assign(node, { type: 'default', value: 'DEFAULT' });

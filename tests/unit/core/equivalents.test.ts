@@ -87,6 +87,8 @@ const BOTH: [string, string, string][] = [
   ['SELECT .5 * a FROM t1 WHERE YEAR(d) = 2020', 't1', 'number without leading digit'],
   ['INSERT INTO t3 (id) SELECT id FROM t1 WHERE YEAR(d) = 2020 AND a <=> 1', 't1', '<=>'],
   ['UPDATE t1 SET a = DEFAULT, d = NOW()\n WHERE YEAR(d) = 2020', 't1', 'DEFAULT value'],
+  ['INSERT INTO t3 () VALUES (), ()', '', 'empty VALUES row'],
+  ['INSERT INTO t3 () VALUES (1, NOW(), DEFAULT)', '', 'empty column list'],
   ['SELECT SUBSTRING(d FROM 2 FOR 3) FROM t1 WHERE YEAR(d) = 2020', 't1', 'SUBSTRING … FROM'],
   ['SELECT CAST(a AS DEC) FROM t1 WHERE YEAR(d) = 2020', 't1', 'CAST AS DEC'],
   ['SELECT a FROM t1 WHERE YEAR(d) = 2020 EXCEPT ALL SELECT b FROM t2', 't1', 'EXCEPT ALL'],
@@ -216,6 +218,9 @@ describe('equivalent forms: analysed in full, with the rules seeing the tables',
       ['number', 'default'],
       ['default', 'number'],
     ]);
+    const empty = parseStatement('INSERT INTO t1 () VALUES (), ()', 'mysql');
+    if (!empty.ok) throw new Error(empty.message);
+    expect(empty.ast).toMatchObject({ columns: null, values: { values: [{ value: [] }, { value: [] }] } });
     const json = parseStatement(
       "SELECT JSON_VALUE(a, '$.x' RETURNING DECIMAL(4,2) NULL ON EMPTY) FROM t1",
       'mysql',
@@ -260,6 +265,9 @@ describe('equivalent forms: analysed in full, with the rules seeing the tables',
     ])
       expect(parseStatement(sql, 'mysql').ok).toBe(false);
     expect(parseStatement('WITH c AS (SELECT 1) DELETE FROM t1 USING t1, c', 'mariadb').ok).toBe(false);
+    // MariaDB has no VALUES ROW(…) in INSERT: nothing around it is rewritten for MariaDB.
+    expect(parseStatement('INSERT INTO t1 () VALUES ROW(1, 2)', 'mariadb').ok).toBe(false);
+    expect(parseStatement('INSERT INTO t1 () VALUES ROW(1, 2)', 'mysql').ok).toBe(true);
   });
 
   it('is not applied to what is not the construct', () => {
