@@ -121,6 +121,44 @@ export function charsetOfCollation(collation: string): string {
 
 const TEXTUAL = new Set(['char', 'varchar', 'tinytext', 'text', 'mediumtext', 'longtext', 'enum', 'set']);
 
+/** Display widths MariaDB (and MySQL before 8.0.19) gives integer columns declared without one: [signed, unsigned]. */
+const INTEGER_WIDTHS: Readonly<Record<string, [number, number]>> = {
+  tinyint: [4, 3],
+  smallint: [6, 5],
+  mediumint: [9, 8],
+  int: [11, 10],
+  bigint: [20, 20],
+};
+
+/**
+ * A type's arguments as information_schema.COLUMNS.COLUMN_TYPE prints them: no spaces outside quotes
+ * (`enum('a', 'b')` → `enum('a','b')`, `decimal(10, 2)` → `decimal(10,2)`), `char` → `char(1)`, and
+ * integer display widths as the server keeps them: MySQL 8.0.19+ drops them (but for a signed
+ * `tinyint(1)` and ZEROFILL columns), MariaDB and older MySQL print the default one when none is given.
+ */
+function serverTypeArguments(
+  dataType: string,
+  args: string,
+  modifiers: readonly string[],
+  state: LoadState,
+): string {
+  let text = args.replace(
+    /('(?:[^'\\]|\\.|'')*')|\s+/g,
+    (_match, quoted: string | undefined) => quoted ?? '',
+  );
+  if ((dataType === 'char' || dataType === 'binary') && text === '') text = '(1)';
+  if (dataType === 'year') return state.flavor === 'mysql' && state.version >= 80019 ? '' : text || '(4)';
+  const widths = INTEGER_WIDTHS[dataType];
+  if (!widths) return text;
+  const unsigned = modifiers.includes('unsigned');
+  const modern = state.flavor === 'mysql' && state.version >= 80019;
+  if (modern) {
+    if (modifiers.includes('zerofill')) return text || `(${widths[unsigned ? 1 : 0]})`;
+    return dataType === 'tinyint' && text === '(1)' && !unsigned ? text : '';
+  }
+  return text || `(${widths[unsigned ? 1 : 0]})`;
+}
+
 /** Type aliases as information_schema.COLUMNS.DATA_TYPE names them. */
 const TYPE_ALIASES: Record<string, string> = {
   BOOL: 'tinyint',
@@ -200,6 +238,14 @@ export function readColumn(reader: Reader, state: LoadState, table: TableState):
   if (reader.isPunct('(')) {
     const inner = reader.skipGroup();
     args = `(${reader.text.slice(inner.start, inner.end).trim()})`;
+  }
+  // TEXT(M) / BLOB(M): the server picks the smallest type that holds M (characters of up to 4 bytes).
+  const sized = /^\((\d+)\)$/.exec(args)?.[1];
+  if (sized !== undefined && (dataType === 'text' || dataType === 'blob')) {
+    const bytes = Number(sized) * (dataType === 'text' ? 4 : 1);
+    const size = bytes < 256 ? 'tiny' : bytes < 65536 ? '' : bytes < 16777216 ? 'medium' : 'long';
+    dataType = `${size}${dataType}`;
+    args = '';
   }
   const modifiers: string[] = [];
   let charset: string | null = null;
@@ -353,7 +399,8 @@ export function readColumn(reader: Reader, state: LoadState, table: TableState):
     name,
     dataType,
     // Lower-cased whole, as the live loader reads information_schema.COLUMNS.COLUMN_TYPE.
-    columnType: `${dataType}${args}${modifiers.length > 0 ? ` ${modifiers.join(' ')}` : ''}`.toLowerCase(),
+    columnType:
+      `${dataType}${serverTypeArguments(dataType, args, modifiers, state)}${modifiers.length > 0 ? ` ${modifiers.join(' ')}` : ''}`.toLowerCase(),
     nullable: nullable && !indexes.some((index) => index.primary),
     charset,
     collation,

@@ -49,6 +49,43 @@ describe('statements after DELIMITER that the client sends at once (Cacti)', () 
   });
 });
 
+describe('column types as information_schema prints them (most hand-written schemas)', () => {
+  it('prints display widths, argument lists and sized TEXT/BLOB as each server does', () => {
+    const ddl = `CREATE TABLE t (a INT(11), b INT UNSIGNED, c TINYINT(1), d TINYINT(1) UNSIGNED, e BIGINT,
+      f ENUM('n', 'y', 'a b'), g DECIMAL(10, 2), h CHAR, i TEXT(512), j BLOB(100000), k YEAR(4), l INT(5) ZEROFILL);`;
+    const types = (options: typeof MYSQL | typeof MARIADB) =>
+      load(ddl, options).schema.tables[0]!.columns.map((column) => column.columnType);
+    expect(types(MYSQL)).toEqual([
+      'int',
+      'int unsigned',
+      'tinyint(1)',
+      'tinyint unsigned',
+      'bigint',
+      "enum('n','y','a b')",
+      'decimal(10,2)',
+      'char(1)',
+      'text',
+      'mediumblob',
+      'year',
+      'int(5) unsigned zerofill',
+    ]);
+    expect(types(MARIADB)).toEqual([
+      'int(11)',
+      'int(10) unsigned',
+      'tinyint(1)',
+      'tinyint(1) unsigned',
+      'bigint(20)',
+      "enum('n','y','a b')",
+      'decimal(10,2)',
+      'char(1)',
+      'text',
+      'mediumblob',
+      'year(4)',
+      'int(5) unsigned zerofill',
+    ]);
+  });
+});
+
 describe('collations as the server names them (Nacos, osTicket)', () => {
   it('names utf8_* collations utf8mb3_* on MySQL 8.0.30+ and MariaDB 10.6+, and not before', () => {
     const ddl =
