@@ -359,7 +359,8 @@ function canonical(text: string): string {
   return result;
 }
 
-function balanced(text: string): boolean {
+/** Every ')' closes an earlier '(' and none is left open. */
+export function balanced(text: string): boolean {
   let depth = 0;
   for (const char of text) {
     if (char === '(') depth++;

@@ -12,6 +12,7 @@ import type { SchemaModel } from '../model/schema.js';
 import type { ServerInfo } from '../model/server-info.js';
 import type { Suggestion } from '../model/report.js';
 import { designFor } from '../indexing/index.js';
+import { balanced } from './index-ddl.js';
 import type { AstNode } from '../sql/ast.js';
 
 export interface OrUnionInput {
@@ -37,15 +38,6 @@ const normal = (text: string): string => {
   while (/^\(.*\)$/.test(value) && balanced(value.slice(1, -1))) value = value.slice(1, -1).trim();
   return value.toLowerCase();
 };
-
-function balanced(text: string): boolean {
-  let depth = 0;
-  for (const char of text) {
-    if (char === '(') depth++;
-    else if (char === ')' && --depth < 0) return false;
-  }
-  return depth === 0;
-}
 
 /** The index per branch and the UNION ALL rewrite of the design's split of this OR (none when it has none). */
 export function orUnionAdvice(input: OrUnionInput): OrUnionAdvice {

@@ -12,8 +12,6 @@ import type { WhatIfMethod } from '../../core/explain/what-if.js';
 import {
   setProofSteps,
   setProofVerdicts,
-  tableLine,
-  type ProofPlan,
   type SetProofResult,
   type SetStatementProof,
 } from '../../core/explain/what-if-set.js';
@@ -22,24 +20,13 @@ import { planLines } from '../../core/workspace/verification.js';
 import { AdvisorError } from '../../shared/errors.js';
 import { connect, queryKiller, type ConnectionTarget } from './connection.js';
 import { explainStatement } from './explain.js';
-import { assertProofAllowed, type ProofRequest } from './index-proof.js';
+import { assertProofAllowed, proofPlan, type ProofRequest } from './index-proof.js';
 import { mapMysqlError } from './mysql-errors.js';
 import { autoIncrementOf, cleanUp, tableShape, type TableShape } from './what-if.js';
 
 export interface SetProofRequest extends Omit<ProofRequest, 'onProgress'> {
   /** After each statement sent: how many of the steps (drops aside) are done. */
   onProgress?: (done: number, total: number) => void;
-}
-
-function tablePlan(root: PlanNode, table: string, created: readonly string[]): ProofPlan {
-  const summary = summarizePlan(root);
-  const line = tableLine(planLines(root), table, created);
-  return {
-    cost: summary.cost,
-    rows: summary.rowsExamined,
-    key: line?.key ?? null,
-    access: line?.type ?? null,
-  };
 }
 
 function keysOf(root: PlanNode): string[] {
@@ -160,8 +147,8 @@ export async function proveIndexSetTogether(
         if (!planBefore || !planAfter) return null;
         const names = built.get(candidate.key) ?? [];
         return {
-          before: tablePlan(planBefore, candidate.table, names),
-          after: tablePlan(planAfter, candidate.table, names),
+          before: proofPlan(planBefore, candidate.table, names),
+          after: proofPlan(planAfter, candidate.table, names),
         };
       },
       method,
