@@ -242,11 +242,24 @@ function Results({ reply, onOpen }: { reply: SqlFileReply; onOpen(index: number,
       )}
       {rows.length === 0 ? (
         <div className="empty-state" data-testid="sqlfile-no-findings">
-          <p className="empty-state__title">No findings</p>
-          <p>
-            {count(reply.statements, 'statement')} analysed{reply.complete ? '' : ' before the cancel'}, none
-            with a finding of the enabled rules.
-          </p>
+          {reply.statements === 0 ? (
+            <>
+              <p className="empty-state__title">No statements</p>
+              <p>
+                {reply.complete
+                  ? `${reply.name} holds no SQL statement (only comments or white space).`
+                  : 'The analysis was cancelled before the first statement ended.'}
+              </p>
+            </>
+          ) : (
+            <>
+              <p className="empty-state__title">No findings</p>
+              <p>
+                {count(reply.statements, 'statement')} analysed{reply.complete ? '' : ' before the cancel'},
+                none with a finding of the enabled rules.
+              </p>
+            </>
+          )}
         </div>
       ) : (
         <div
