@@ -531,6 +531,20 @@ export function completeSql(
   };
 }
 
+/**
+ * A column type as completion shows it: lower case, without integer display widths (`int(11)` on
+ * MariaDB and MySQL < 8.0.19 means the same as `int`; MySQL 8.0.19 deprecated them, keeping only
+ * `tinyint(1)`), so both servers read alike.
+ */
+export function columnTypeLabel(columnType: string): string {
+  return columnType
+    .toLowerCase()
+    .replace(
+      /\b(tinyint|smallint|mediumint|int|integer|bigint)\((\d+)\)/g,
+      (whole, type: string, width: string) => (type === 'tinyint' && width === '1' ? whole : type),
+    );
+}
+
 /** The outline of a SchemaModel (offline DDL or a loaded live schema); tables without a schema go under ''. */
 export function outlineFromSchema(schema: SchemaModel, defaultDatabase: string | null = ''): SchemaOutline {
   const databases = new Map<string, OutlineDatabase>();
@@ -544,7 +558,10 @@ export function outlineFromSchema(schema: SchemaModel, defaultDatabase: string |
     database.tables.push({
       name: table.name,
       kind: table.kind === 'view' ? 'view' : 'table',
-      columns: table.columns.map((column) => ({ name: column.name, type: column.columnType })),
+      columns: table.columns.map((column) => ({
+        name: column.name,
+        type: columnTypeLabel(column.columnType),
+      })),
     });
   }
   return { defaultDatabase, databases: [...databases.values()], truncated: false };

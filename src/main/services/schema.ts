@@ -4,7 +4,12 @@
 import type { Connection, RowDataPacket } from 'mysql2/promise';
 import type { ColumnInfo, IndexInfo, SchemaModel, TableInfo } from '../../core/model/schema.js';
 import type { ServerInfo } from '../../core/model/server-info.js';
-import type { OutlineDatabase, OutlineTable, SchemaOutline } from '../../core/sql/completion.js';
+import {
+  columnTypeLabel,
+  type OutlineDatabase,
+  type OutlineTable,
+  type SchemaOutline,
+} from '../../core/sql/completion.js';
 
 /** At most this many tables are loaded per call (an advisor never needs a whole 10k-table instance). */
 export const MAX_TABLES = 500;
@@ -214,18 +219,4 @@ export async function loadOutline(connection: Connection, database: string | nul
     }
   }
   return { defaultDatabase: database, databases: [...databases.values()], truncated };
-}
-
-/**
- * A column type as completion shows it: lower case, without integer display widths (`int(11)` on
- * MariaDB and MySQL < 8.0.19 means the same as `int`; MySQL 8.0.19 deprecated them, keeping only
- * `tinyint(1)`), so both servers read alike.
- */
-export function columnTypeLabel(columnType: string): string {
-  return columnType
-    .toLowerCase()
-    .replace(
-      /\b(tinyint|smallint|mediumint|int|integer|bigint)\((\d+)\)/g,
-      (whole, type: string, width: string) => (type === 'tinyint' && width === '1' ? whole : type),
-    );
 }
