@@ -18,7 +18,7 @@ import {
 } from '../state/index-set.js';
 import type { Workbench } from '../state/context.js';
 import { useStore } from '../state/store.js';
-import { openVerify, verifyBlocked } from '../state/suggestions.js';
+import { openPlanVerify, openVerify, planWhatIfTarget, verifyBlocked } from '../state/suggestions.js';
 import { activeAnalysis, type WorkbenchState } from '../state/workbench.js';
 import { AcceptReject } from './accept-reject.js';
 import { CodeBlock } from './code-block.js';
@@ -211,8 +211,13 @@ function PlanTable({
   const sameTable = plan.tables.filter(
     (other) => other.table.toLowerCase() === table.table.toLowerCase() && other.ddl.length > 0,
   );
-  const verifiesHere = finding !== undefined && table.ddl.length > 0 && sameTable[0] === table;
-  const verification = verifiesHere ? state.verifications[`${finding.key}#0`] : undefined;
+  // Without a finding (IDX001 is not reported where an existing index already seeks part of the statement),
+  // the plan itself is the what-if target.
+  const planTarget = finding ? null : planWhatIfTarget(state, statement, table.table);
+  const verifyKey = finding ? `${finding.key}#0` : `plan:${statement.index}:${table.table.toLowerCase()}#0`;
+  const verifiesHere =
+    (finding !== undefined || planTarget !== null) && table.ddl.length > 0 && sameTable[0] === table;
+  const verification = verifiesHere ? state.verifications[verifyKey] : undefined;
   return (
     <div
       className="index-plan__table"
@@ -268,7 +273,11 @@ function PlanTable({
             title={
               blocked ?? 'Build the index invisibly (or in the sandbox), EXPLAIN before and after, drop it'
             }
-            onClick={() => openVerify(wb, finding.key, 0)}
+            onClick={() =>
+              finding
+                ? openVerify(wb, finding.key, 0)
+                : planTarget && openPlanVerify(wb, verifyKey, planTarget)
+            }
             data-testid="index-plan-explain"
           >
             EXPLAIN before/after

@@ -2,6 +2,7 @@
 import { useCallback, useEffect } from 'react';
 import type { WhatIfReply } from '../../shared/api/explain.js';
 import { servedSql, type AnalysisReport, type Finding, type Suggestion } from '../../core/model/report.js';
+import type { QueryIndexPlan } from '../../core/indexing/index.js';
 import type { ReportItem } from '../report-items.js';
 import { productionName, profileId } from '../session.js';
 import { ddlStatements } from '../components/apply-ddl-dialog.js';
@@ -64,6 +65,49 @@ export function whatIfTarget(state: WorkbenchState, itemKey: string, index: numb
     // A plain index for an exact rewrite is verified on the rewritten query it serves.
     suggestion: withServedSql(found.item.finding, suggestion),
   };
+}
+
+/**
+ * The what-if target of a statement's Index plan for one table, when no finding carries it (IDX001 is not
+ * reported where an existing index already seeks part of the statement, yet the design extends or adds a
+ * better one): every entry of the table with DDL, as the IDX001 suggestion would carry them.
+ */
+export function planWhatIfTarget(
+  state: WorkbenchState,
+  statement: { sql: string; indexPlan?: QueryIndexPlan },
+  table: string,
+): WhatIfTarget | null {
+  const live = liveOf(state);
+  const plans = (statement.indexPlan?.tables ?? []).filter(
+    (plan) =>
+      plan.table.toLowerCase() === table.toLowerCase() &&
+      plan.verdict !== 'served' &&
+      plan.indexName &&
+      plan.ddl.length > 0,
+  );
+  if (!live || plans.length === 0) return null;
+  const plan = statement.indexPlan!;
+  return {
+    connectionId: live.connectionId,
+    production: productionName(state.session),
+    invisible: live.server.capabilities.invisibleIndexes,
+    flavor: live.server.flavor,
+    sql: statement.sql,
+    table: plans[0]!.table,
+    suggestion: {
+      kind: 'index',
+      equivalent: true,
+      ddl: [...new Set(plans.flatMap((entry) => entry.ddl))],
+      indexName: plans[0]!.indexName!,
+      ...(plan.queryMustChange && plan.rewrittenSql ? { rewrittenSql: plan.rewrittenSql } : {}),
+      notes: [],
+    },
+  };
+}
+
+/** Open the what-if dialog for a statement's Index plan of one table (key: `plan:<statement>:<table>#0`). */
+export function openPlanVerify(wb: Workbench, key: string, target: WhatIfTarget): void {
+  wb.store.dispatch({ type: 'dialog/opened', dialog: { kind: 'what-if', key, target } });
 }
 
 /** Open the what-if dialog for a suggestion. */
