@@ -162,7 +162,7 @@ test('command palette lists every action with its shortcut and runs the chosen o
   ];
   expect({ toolbar: toolbar.length, panels: panelTabs.length, missing }).toEqual({
     toolbar: toolbar.length,
-    panels: 8,
+    panels: 9,
     missing: [],
   });
   // Apply DDL needs a server; offline it says so.
