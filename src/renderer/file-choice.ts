@@ -57,6 +57,35 @@ export async function chooseFile(
   return reply.value;
 }
 
+/**
+ * {@link chooseFile} for a job hook: the upload can be aborted through `upload.current` (a later choice
+ * takes it over), its progress and failure reach the hook only while it is the current one; null when the
+ * user cancels the picker or the upload failed (after `on.failed`).
+ */
+export async function chooseWithUpload(
+  api: AdvisorApi,
+  purpose: FilePurpose,
+  upload: { current: AbortController | null },
+  on: { progress(progress: UploadProgress): void; failed(caught: unknown, aborted: boolean): void },
+): Promise<ChosenFile | null> {
+  const controller = new AbortController();
+  upload.current = controller;
+  try {
+    // Called first, without an await before it: the browser's picker needs the click's gesture.
+    return await chooseFile(api, purpose, window, {
+      signal: controller.signal,
+      onUpload: (progress) => {
+        if (upload.current === controller) on.progress(progress);
+      },
+    });
+  } catch (caught) {
+    if (upload.current === controller) on.failed(caught, controller.signal.aborted);
+    return null;
+  } finally {
+    if (upload.current === controller) upload.current = null;
+  }
+}
+
 /** The upload as XMLHttpRequest (fetch reports no upload progress): progress events, abort → CANCELLED. */
 function uploadWithProgress(win: Window, file: File, options: ChooseOptions): Promise<ChosenFile> {
   return new Promise((resolve, reject) => {

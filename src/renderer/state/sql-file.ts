@@ -14,7 +14,7 @@ import type { ChosenFile } from '../../shared/api/files.js';
 import type { SqlFileReply, SqlFileStatement } from '../../shared/api/sql-file.js';
 import type { Listen } from '../../shared/events.js';
 import { toShownError, type ShownError } from '../components/error-box.js';
-import { chooseFile } from '../file-choice.js';
+import { chooseWithUpload } from '../file-choice.js';
 import { useJobEvents } from './job.js';
 
 export interface SqlFileCounts {
@@ -166,28 +166,11 @@ export function useSqlFile(
 
   const choose = useCallback(
     async (context: SqlFileContext) => {
-      const controller = new AbortController();
-      upload.current = controller;
-      let file: ChosenFile | null;
-      try {
-        // Called first, without an await before it: the browser's picker needs the click's gesture.
-        file = await chooseFile(api, 'sql', window, {
-          signal: controller.signal,
-          onUpload: (progress) => {
-            if (upload.current === controller) dispatch({ type: 'upload', ...progress });
-          },
-        });
-      } catch (caught) {
-        if (upload.current === controller)
-          dispatch(
-            controller.signal.aborted
-              ? { type: 'cancelled' }
-              : { type: 'failed', error: toShownError(caught) },
-          );
-        return;
-      } finally {
-        if (upload.current === controller) upload.current = null;
-      }
+      const file = await chooseWithUpload(api, 'sql', upload, {
+        progress: (progress) => dispatch({ type: 'upload', ...progress }),
+        failed: (caught, aborted) =>
+          dispatch(aborted ? { type: 'cancelled' } : { type: 'failed', error: toShownError(caught) }),
+      });
       if (file) await analyse(file, context);
     },
     [api, analyse],
