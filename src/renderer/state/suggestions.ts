@@ -48,18 +48,30 @@ export function verifyBlocked(state: WorkbenchState): string | null {
         : null;
 }
 
+/** The connection part of a what-if target (null offline). */
+function liveTarget(
+  state: WorkbenchState,
+): Pick<WhatIfTarget, 'connectionId' | 'production' | 'invisible' | 'flavor'> | null {
+  const live = liveOf(state);
+  return live
+    ? {
+        connectionId: live.connectionId,
+        production: productionName(state.session),
+        invisible: live.server.capabilities.invisibleIndexes,
+        flavor: live.server.flavor,
+      }
+    : null;
+}
+
 /** The what-if dialog's target for a suggestion, or null when it cannot be verified here. */
 export function whatIfTarget(state: WorkbenchState, itemKey: string, index: number): WhatIfTarget | null {
   const found = findItem(state, itemKey);
   const suggestion = found?.item.finding.suggestions[index];
   const statement = found ? statementOf(found) : undefined;
-  const live = liveOf(state);
+  const live = liveTarget(state);
   if (!found || !suggestion || !statement || !live || !found.item.finding.table) return null;
   return {
-    connectionId: live.connectionId,
-    production: productionName(state.session),
-    invisible: live.server.capabilities.invisibleIndexes,
-    flavor: live.server.flavor,
+    ...live,
     sql: statement.sql,
     table: found.item.finding.table,
     // A plain index for an exact rewrite is verified on the rewritten query it serves.
@@ -77,7 +89,7 @@ export function planWhatIfTarget(
   statement: { sql: string; indexPlan?: QueryIndexPlan },
   table: string,
 ): WhatIfTarget | null {
-  const live = liveOf(state);
+  const live = liveTarget(state);
   const plans = (statement.indexPlan?.tables ?? []).filter(
     (plan) =>
       plan.table.toLowerCase() === table.toLowerCase() &&
@@ -88,10 +100,7 @@ export function planWhatIfTarget(
   if (!live || plans.length === 0) return null;
   const plan = statement.indexPlan!;
   return {
-    connectionId: live.connectionId,
-    production: productionName(state.session),
-    invisible: live.server.capabilities.invisibleIndexes,
-    flavor: live.server.flavor,
+    ...live,
     sql: statement.sql,
     table: plans[0]!.table,
     suggestion: {
