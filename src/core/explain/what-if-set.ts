@@ -137,6 +137,17 @@ export function tableLine(
 
 const number = (value: number | null) => (value === null ? '?' : Math.round(value).toLocaleString('en-US'));
 
+/** "#2 cost 1,204 → 3" (rows when either plan has no cost): what the index saved one statement. */
+function savingText(entry: {
+  statement: number;
+  before: { cost: number | null; rows: number | null };
+  after: { cost: number | null; rows: number | null };
+}): string {
+  return entry.before.cost !== null && entry.after.cost !== null
+    ? `#${entry.statement + 1} cost ${number(entry.before.cost)} → ${number(entry.after.cost)}`
+    : `#${entry.statement + 1} rows ${number(entry.before.rows)} → ${number(entry.after.rows)}`;
+}
+
 /** The verdict from the statements' plans. */
 export function proofVerdict(
   candidate: Pick<ProofCandidate, 'key' | 'table' | 'name'>,
@@ -146,13 +157,7 @@ export function proofVerdict(
   const chosenBy = statements.filter((entry) => entry.chosen).map((entry) => entry.statement);
   const base = { key: candidate.key, table: candidate.table, name: candidate.name, statements, method };
   if (chosenBy.length > 0) {
-    const saved = statements
-      .filter((entry) => entry.chosen)
-      .map((entry) =>
-        entry.before.cost !== null && entry.after.cost !== null
-          ? `#${entry.statement + 1} cost ${number(entry.before.cost)} → ${number(entry.after.cost)}`
-          : `#${entry.statement + 1} rows ${number(entry.before.rows)} → ${number(entry.after.rows)}`,
-      );
+    const saved = statements.filter((entry) => entry.chosen).map(savingText);
     return {
       ...base,
       status: 'chosen',
@@ -334,13 +339,7 @@ export function setProofVerdicts(
     });
     const chosenBy = statements.filter((entry) => entry.uses.includes(candidate.key)).map((e) => e.statement);
     if (chosenBy.length > 0) {
-      const saved = statements
-        .filter((entry) => chosenBy.includes(entry.statement))
-        .map((entry) =>
-          entry.before.cost !== null && entry.after.cost !== null
-            ? `#${entry.statement + 1} cost ${number(entry.before.cost)} → ${number(entry.after.cost)}`
-            : `#${entry.statement + 1} rows ${number(entry.before.rows)} → ${number(entry.after.rows)}`,
-        );
+      const saved = statements.filter((entry) => chosenBy.includes(entry.statement)).map(savingText);
       return {
         ...base,
         status: 'chosen',
