@@ -288,20 +288,31 @@ export function ProofResult({ proof }: { proof: IndexProof }) {
                 <td>
                   {planText(entry.before)} → <strong>{planText(entry.after)}</strong>
                 </td>
-                <td>
-                  {entry.before.cost === null && entry.after.cost === null
-                    ? 'n/a (no cost in EXPLAIN)'
-                    : `${count(entry.before.cost)} → ${count(entry.after.cost)}`}
-                </td>
-                <td>
-                  {count(entry.before.rows)} → {count(entry.after.rows)}
-                </td>
+                <CostRowsCells before={entry.before} after={entry.after} />
               </tr>
             ))}
           </tbody>
         </table>
       )}
     </div>
+  );
+}
+
+type CostRows = { cost: number | null; rows: number | null };
+
+/** The Cost and Rows cells of a proof row: before → after (cost "n/a" when EXPLAIN gives none). */
+function CostRowsCells({ before, after }: { before: CostRows; after: CostRows }) {
+  return (
+    <>
+      <td>
+        {before.cost === null && after.cost === null
+          ? 'n/a (no cost in EXPLAIN)'
+          : `${count(before.cost)} → ${count(after.cost)}`}
+      </td>
+      <td>
+        {count(before.rows)} → {count(after.rows)}
+      </td>
+    </>
   );
 }
 
@@ -328,14 +339,7 @@ function SetStatements({ statements }: { statements: readonly SetStatementProof[
             <td>
               {keysText(entry.before.keys)} → <strong>{keysText(entry.after.keys)}</strong>
             </td>
-            <td>
-              {entry.before.cost === null && entry.after.cost === null
-                ? 'n/a (no cost in EXPLAIN)'
-                : `${count(entry.before.cost)} → ${count(entry.after.cost)}`}
-            </td>
-            <td>
-              {count(entry.before.rows)} → {count(entry.after.rows)}
-            </td>
+            <CostRowsCells before={entry.before} after={entry.after} />
           </tr>
         ))}
       </tbody>
