@@ -8,6 +8,7 @@
 
 import type { ColumnInfo, TableInfo } from '../model/schema.js';
 import { effectiveCharset } from '../advice/column-types.js';
+import { CHARSET_MAXLEN, TEXT_BLOB_TYPES } from '../schema/ddl-columns.js';
 
 /** InnoDB's limit on the sum of key part lengths (DYNAMIC / COMPRESSED row formats). */
 export const MAX_KEY_BYTES = 3072;
@@ -18,62 +19,9 @@ export const DEFAULT_TEXT_PREFIX = 64;
 
 /** Longest character (bytes) of a character set; utf8mb4 when unknown. */
 export function maxBytesPerChar(charset: string | null): number {
-  switch ((charset ?? '').toLowerCase()) {
-    case 'latin1':
-    case 'latin2':
-    case 'latin5':
-    case 'latin7':
-    case 'ascii':
-    case 'binary':
-    case 'cp1250':
-    case 'cp1251':
-    case 'cp1256':
-    case 'cp1257':
-    case 'cp850':
-    case 'cp852':
-    case 'cp866':
-    case 'dec8':
-    case 'greek':
-    case 'hebrew':
-    case 'hp8':
-    case 'keybcs2':
-    case 'koi8r':
-    case 'koi8u':
-    case 'macce':
-    case 'macroman':
-    case 'swe7':
-    case 'tis620':
-    case 'armscii8':
-    case 'geostd8':
-      return 1;
-    case 'ucs2':
-    case 'big5':
-    case 'gbk':
-    case 'sjis':
-    case 'cp932':
-    case 'euckr':
-    case 'gb2312':
-      return 2;
-    case 'utf8':
-    case 'utf8mb3':
-    case 'ujis':
-    case 'eucjpms':
-      return 3;
-    default:
-      return 4;
-  }
+  return CHARSET_MAXLEN[(charset ?? '').toLowerCase()] ?? 4;
 }
 
-const TEXT_OR_BLOB = new Set([
-  'tinytext',
-  'text',
-  'mediumtext',
-  'longtext',
-  'tinyblob',
-  'blob',
-  'mediumblob',
-  'longblob',
-]);
 const UNINDEXABLE = new Set([
   'json',
   'geometry',
@@ -88,7 +36,7 @@ const UNINDEXABLE = new Set([
 
 /** TEXT or BLOB family: a B-tree key part needs a prefix length. */
 export function needsPrefix(column: ColumnInfo): boolean {
-  return TEXT_OR_BLOB.has(column.dataType.toLowerCase());
+  return TEXT_BLOB_TYPES.has(column.dataType.toLowerCase());
 }
 
 /** JSON and spatial columns cannot be plain B-tree key parts. */
@@ -125,7 +73,7 @@ export function keyPartBytes(
   const full = column.columnType.toLowerCase();
   if (UNINDEXABLE.has(type)) return undefined;
   const perChar = isBinaryString(type) ? 1 : maxBytesPerChar(effectiveCharset(column, table));
-  if (TEXT_OR_BLOB.has(type)) return prefixLength ? prefixLength * perChar : undefined;
+  if (TEXT_BLOB_TYPES.has(type)) return prefixLength ? prefixLength * perChar : undefined;
   switch (type) {
     case 'tinyint':
     case 'year':

@@ -102,6 +102,18 @@ export const CHARSET_MAXLEN: Readonly<Record<string, number>> = {
   utf8mb4: 4,
 };
 
+/** The TEXT and BLOB types: a B-tree key part on one needs a prefix length (else ERROR 1170). */
+export const TEXT_BLOB_TYPES: ReadonlySet<string> = new Set([
+  'tinytext',
+  'text',
+  'mediumtext',
+  'longtext',
+  'tinyblob',
+  'blob',
+  'mediumblob',
+  'longblob',
+]);
+
 /** A `CHARACTER SET` value; a name neither server knows rejects the statement (ERROR 1115). */
 export function knownCharset(reader: Reader): string {
   const start = reader.peek()?.start ?? 0;

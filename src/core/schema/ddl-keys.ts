@@ -14,7 +14,7 @@
 // type the table below does not list, a column not found), the key is left as declared.
 
 import type { IndexInfo } from '../model/schema.js';
-import { CHARSET_MAXLEN } from './ddl-columns.js';
+import { CHARSET_MAXLEN, TEXT_BLOB_TYPES } from './ddl-columns.js';
 import type { LoadState, TableState } from './ddl-state.js';
 
 /** Indexes declared `USING BTREE`: a MEMORY table keeps them B-trees (its default is HASH). */
@@ -71,17 +71,7 @@ const FIXED_BYTES: Readonly<Record<string, number>> = {
 
 const CHARACTER_TYPES = new Set(['char', 'varchar', 'tinytext', 'text', 'mediumtext', 'longtext']);
 
-const LONG_TYPES = new Set([
-  'tinytext',
-  'text',
-  'mediumtext',
-  'longtext',
-  'tinyblob',
-  'blob',
-  'mediumblob',
-  'longblob',
-  'json',
-]);
+const LONG_TYPES = new Set([...TEXT_BLOB_TYPES, 'json']);
 
 interface PartSize {
   /** Bytes of the key part; null: a BLOB/TEXT column without a prefix. */
