@@ -9,6 +9,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { DigestSnapshot } from '../../core/capture/index.js';
+import type { JobProgressReply } from '../../shared/api/capture.js';
 import { AdvisorError, type WireError } from '../../shared/errors.js';
 
 /** What the API returns for a snapshot. */
@@ -19,22 +20,8 @@ export interface SnapshotInfo {
   truncated: boolean;
 }
 
-/** Progress of a job; which fields are set depends on the job. */
-export interface JobProgress {
-  elapsedMs: number;
-  bytesRead?: number;
-  totalBytes?: number;
-  events?: number;
-  eventsPerSecond?: number;
-  /** For timed windows: how long the window lasts. */
-  totalMs?: number;
-  /** Jobs over a list (index proof): items done of the total. */
-  done?: number;
-  total?: number;
-  /** SQL file analysis (sqlFile.analyze): findings and statement errors so far. */
-  findings?: number;
-  errors?: number;
-}
+/** Progress of a job, as the API contract declares it (which fields are set depends on the job). */
+export type JobProgress = JobProgressReply;
 
 /** A job as `job.status` reports it. */
 export interface JobStatus<T = unknown> {
