@@ -155,6 +155,8 @@ export function blockAccess(
       table.outer = null;
     }
   if (access.tables.length === 0) return access;
+  // `JOIN t USING (c)` and `NATURAL JOIN t` join on equalities the statement does not write.
+  const usingColumns = usingJoins(fromList, access);
 
   const resolve = (node: AstNode): { table: number; column: ColumnInfo } | undefined => {
     if (node.type !== 'column_ref' || node.collate) return undefined;
@@ -171,6 +173,9 @@ export function blockAccess(
       )
       .map(({ table, index }) => ({ index, column: findColumn(table.info, name) }))
       .filter((candidate): candidate is { index: number; column: ColumnInfo } => Boolean(candidate.column));
+    // An unqualified USING / NATURAL column is the joined tables' common value (equal on both sides).
+    if (candidates.length > 1 && !qualifier && usingColumns.has(name.toLowerCase()))
+      return { table: candidates[0]!.index, column: candidates[0]!.column };
     if (candidates.length !== 1) return undefined;
     const [only] = candidates;
     return only ? { table: only.index, column: only.column } : undefined;
@@ -199,8 +204,16 @@ export function blockAccess(
   if (blockHasSubquery(ast, fromList)) access.subqueries = true;
 
   // Conjuncts.
-  for (const { node } of conditions) {
-    for (const conjunct of conjunctsOf(conditionTree(node))) classify(conjunct);
+  // WHERE conjuncts that reject NULL on a column of the optional side of an outer join.
+  const nullRejected = new Set<number>();
+  for (const { node, from } of conditions) {
+    for (const conjunct of conjunctsOf(conditionTree(node))) classify(conjunct, from === null);
+  }
+  // The server turns such an outer join into an inner join (MySQL manual, "Outer Join Simplification";
+  // MariaDB likewise), so that table may drive the join: `a LEFT JOIN b … WHERE b.c = 'x'` seeks b.c.
+  for (const index of nullRejected) {
+    const table = access.tables[index];
+    if (table?.outer === 'left') table.outer = null;
   }
   for (const node of outerEqualities) {
     const bare = resolve(node);
@@ -208,7 +221,7 @@ export function blockAccess(
       push(bare.table, { column: bare.column.name, kind: 'equality', closed: true, weak: false, node });
   }
 
-  function classify(node: AstNode): void {
+  function classify(node: AstNode, inWhere: boolean): void {
     if (node.type !== 'binary_expr') return;
     const operator = String(node.operator ?? '').toUpperCase();
     if (operator === 'OR' || operator === '||') {
@@ -243,6 +256,8 @@ export function blockAccess(
     if (bare) {
       const predicate = columnPredicate(op, right, bare.column, node);
       if (predicate) push(bare.table, predicate);
+      if (predicate && inWhere && op !== '<=>' && !(op === 'IS' && right.type === 'null'))
+        nullRejected.add(bare.table);
       return;
     }
     // An expression over one table's columns (functional key part candidates).
@@ -313,6 +328,58 @@ export function blockAccess(
       );
     });
   }
+}
+
+/**
+ * The join equalities of `JOIN t USING (c, …)` and `NATURAL JOIN t` (every column name t shares with the
+ * tables before it), added to `access.joins`; returns the (lower-case) names of those columns. Without
+ * them a table joined this way looked unconnected, and its own filter got an index the plan never uses
+ * (SOAR over Sakila: `city JOIN country USING (country_id) WHERE city.city_id = 59 AND country.country = …`
+ * reads country by its primary key after the one city row).
+ */
+function usingJoins(fromList: unknown[], access: BlockAccess): Set<string> {
+  const names = new Set<string>();
+  access.tables.forEach((table, index) => {
+    const item = fromList[table.position];
+    if (!isNode(item)) return;
+    const before = access.tables
+      .map((candidate, position) => ({ candidate, position }))
+      .filter(({ candidate }) => candidate.position < table.position);
+    let columns: string[] = [];
+    if (Array.isArray(item.using))
+      columns = item.using.flatMap((entry: unknown) =>
+        isNode(entry) && typeof entry.value === 'string'
+          ? [entry.value]
+          : typeof entry === 'string'
+            ? [entry]
+            : [],
+      );
+    else if (item.natural === true)
+      columns = table.info.columns
+        .map((column) => column.name)
+        .filter((name) => before.some(({ candidate }) => findColumn(candidate.info, name)));
+    for (const name of columns) {
+      const mine = findColumn(table.info, name);
+      if (!mine) continue;
+      names.add(mine.name.toLowerCase());
+      for (const { candidate, position } of before) {
+        const theirs = findColumn(candidate.info, name);
+        if (!theirs) continue;
+        const node: AstNode = {
+          type: 'binary_expr',
+          operator: '=',
+          left: { type: 'column_ref', table: candidate.visibleName, column: theirs.name },
+          right: { type: 'column_ref', table: table.visibleName, column: mine.name },
+        };
+        access.joins.push({
+          left: { table: position, column: theirs.name },
+          right: { table: index, column: mine.name },
+          node,
+        });
+      }
+    }
+  });
+  return names;
 }
 
 function predicateKind(

@@ -9,10 +9,37 @@
 import type { BlockAccess } from './access.js';
 import type { DesignOptions } from './design-types.js';
 
-/** Filter strength of a table on its own (constant equalities weigh most). */
+/** Above any sum of predicate weights: a table read as one row by a unique key always comes first. */
+const CONST_TABLE = 1000;
+
+/**
+ * Filter strength of a table on its own (constant equalities weigh most). A table whose constant
+ * equalities cover every column of a primary or unique key (NOT NULL) is read first by both servers (a
+ * "const" table: one row, read before the join starts), whatever the other tables' filters.
+ */
 function strength(access: BlockAccess, index: number): number {
   let score = 0;
-  for (const predicate of access.predicates.get(index) ?? []) {
+  const predicates = access.predicates.get(index) ?? [];
+  const bound = new Set(
+    predicates
+      .filter((predicate) => predicate.kind === 'equality' && !predicate.expression)
+      .map((predicate) => predicate.column.toLowerCase()),
+  );
+  const info = access.tables[index]?.info;
+  const unique = info?.indexes.some(
+    (candidate) =>
+      candidate.unique &&
+      candidate.visible &&
+      candidate.parts.length > 0 &&
+      candidate.parts.every((part) => {
+        const name = part.column?.toLowerCase();
+        if (!name || part.prefixLength || !bound.has(name)) return false;
+        const column = info.columns.find((c) => c.name.toLowerCase() === name);
+        return column !== undefined && !column.nullable;
+      }),
+  );
+  if (unique) score += CONST_TABLE;
+  for (const predicate of predicates) {
     if (predicate.weak) continue;
     score += predicate.kind === 'equality' ? 4 : predicate.kind === 'in' ? 3 : predicate.closed ? 2 : 1;
   }
