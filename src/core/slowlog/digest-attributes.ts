@@ -9,7 +9,7 @@
  * reports are aggregated ({@link REPORTED_ATTRIBUTES}, plus the ranking attribute).
  *
  * Attribute lines of one log repeat a few shapes; `compileTemplate` turns a shape into one regex
- * that captures every value the digest reads (see `readAttributeLine` in digest.ts). Plain
+ * that captures every value the digest reads (see `readAttributeLine` in digest-event.ts). Plain
  * decimals are parsed in place (`m / 10^k`, exact for up to 15 digits).
  */
 import type { AttributeType } from './digest-types.js';

@@ -29,21 +29,10 @@
  * pt-query-digest leaves out of its report, come last instead of disappearing.
  */
 import {
-  type Attribute,
-  compileTemplate,
-  isSpace,
-  isWordChar,
-  Kind,
-  type LineTemplate,
-  MAX_TEMPLATE_PAIRS,
-  MAX_TEMPLATES,
-  newAttribute,
   normalizeTimestamp,
   parseOrderBy,
   PERL_NUMBER,
-  plainDecimal,
   PLAIN_NUMBER,
-  POW10,
   QUERY_TIME_PREFIX,
   REPORTED_ATTRIBUTES,
   stripBackticks,
@@ -53,6 +42,7 @@ import {
 } from './digest-attributes.js';
 import { ClassColumns, DBS, HOSTS, PENDING_DB, PENDING_TS, StringTable, USERS } from './class-columns.js';
 import { absorbSegment, type MergeTarget, type MergeTotals, segmentClasses } from './digest-merge.js';
+import { EventValues } from './digest-event.js';
 import { digestResult, type DigestTables } from './digest-report.js';
 import type {
   Digest,
@@ -99,10 +89,6 @@ export function createDigest(options: DigestOptions = {}): Digest {
   // the same day, so a log with both gets firstSeen after lastSeen. We compare them as times.
   const tsBefore = options.ptCompatible === true ? tsBeforePt : tsBeforeAsTimes;
   const clampQuantiles = options.ptCompatible !== true;
-  const attributeIds = new Map<string, number>();
-  const attributes: Attribute[] = [];
-  // Open-addressed (by name hash) cache of attribute ids for the attribute-line scanner.
-  const nameSlots = new Int32Array(4096);
   // Strings kept once: times, schemas, users, hosts (see class-columns.ts).
   const strings = new StringTable();
   const cols = new ClassColumns(strings, maxDistinct);
@@ -122,51 +108,9 @@ export function createDigest(options: DigestOptions = {}): Digest {
   let lastDbText: string | undefined;
   let lastDbId = 0;
 
-  // Per-event scratch: the final value of every attribute the event carries (later wins).
-  let stamp = 0;
-  let stamps = new Int32Array(64);
-  let numbers = new Float64Array(64);
-  let numeric = new Uint8Array(64);
-  const raws: (string | undefined)[] = [];
-  const present: number[] = [];
-  let evTs: string | undefined;
-  let evDb: string | undefined;
-  let evSchema: string | undefined;
-  let evUser: string | undefined;
-  let evHost: string | undefined;
-
-  function resetEvent(): void {
-    stamp++;
-    present.length = 0;
-    evTs = undefined;
-    evDb = undefined;
-    evSchema = undefined;
-    evUser = undefined;
-    evHost = undefined;
-  }
-
-  function idOf(name: string): number {
-    let id = attributeIds.get(name);
-    if (id === undefined) {
-      id = attributes.length;
-      attributes.push(newAttribute(name, kept));
-      attributeIds.set(name, id);
-      if (id >= stamps.length) {
-        const size = stamps.length * 2;
-        const grownStamps = new Int32Array(size);
-        grownStamps.set(stamps);
-        stamps = grownStamps;
-        const grownNumbers = new Float64Array(size);
-        grownNumbers.set(numbers);
-        numbers = grownNumbers;
-        const grownNumeric = new Uint8Array(size);
-        grownNumeric.set(numeric);
-        numeric = grownNumeric;
-      }
-    }
-    return id;
-  }
-  const queryTimeId = idOf('Query_time');
+  const values = new EventValues(kept);
+  const { attributes, attributeIds, queryTimeId } = values;
+  const idOf = (name: string): number => values.idOf(name);
   const tables: DigestTables = {
     attributes,
     attributeIds,
@@ -179,242 +123,24 @@ export function createDigest(options: DigestOptions = {}): Digest {
   };
   const merger: MergeTarget = { ...tables, aggregated, maxSkipped, idOf, tsBefore };
 
-  // The parser's header names (`ts`, `user`, `host`, `Thread_id`, `timestamp`…) are a few
-  // literals: a short list compared by identity costs less than a Map lookup per name.
-  const opNames: string[] = [];
-  const opIds: number[] = [];
-  function opId(name: string): number {
-    for (let k = 0; k < opNames.length; k++) if (opNames[k] === name) return opIds[k]!;
-    const id = idOf(name);
-    if (opNames.length < 16) {
-      opNames.push(name);
-      opIds.push(id);
-    }
-    return id;
-  }
-
-  /** Records `name: raw` for the current event. */
-  function setRaw(id: number, raw: string): void {
-    const attribute = attributes[id]!;
-    switch (attribute.kind) {
-      case Kind.Ignored:
-        return;
-      case Kind.Ts:
-        evTs = raw;
-        return;
-      case Kind.Db:
-        evDb = raw;
-        return;
-      case Kind.Schema:
-        evSchema = raw;
-        return;
-      case Kind.User:
-        evUser = raw;
-        return;
-      case Kind.Host:
-        evHost = raw;
-        return;
-      default:
-        if (stamps[id] !== stamp) {
-          stamps[id] = stamp;
-          present.push(id);
-        }
-        raws[id] = raw;
-        numeric[id] = 0;
-    }
-  }
-
-  // What the last scanAttributeLine call saw, to learn a line template from it.
-  const scannedIds: number[] = [];
-  let scannedFirst = -1;
-  let scannedEmpty = false;
-  // Line templates by the text before the line's first colon; see readAttributeLine.
-  let templates = new Map<string, LineTemplate[]>();
-  let templateCount = 0;
-  let lastTemplate: LineTemplate | undefined;
-
-  /** Records one `name: value` pair read through a template. */
-  function setPair(id: number, value: string): void {
-    const attribute = attributes[id]!;
-    if (attribute.kind !== Kind.Attribute) {
-      if (attribute.kind !== Kind.Ignored) setRaw(id, value);
-      return;
-    }
-    if (stamps[id] !== stamp) {
-      stamps[id] = stamp;
-      present.push(id);
-    }
-    const number = plainDecimal(value);
-    if (number >= 0) {
-      numeric[id] = 1;
-      numbers[id] = number;
-      raws[id] = id === queryTimeId ? value : undefined;
-    } else {
-      numeric[id] = 0;
-      raws[id] = value;
-    }
-  }
-
-  /**
-   * An attribute line. Lines of one log repeat a few shapes (MySQL 8's 27 `log_slow_extra`
-   * pairs, MariaDB's `Thread_id/Schema/QC_hit` line…) with different values, so after scanning
-   * a line once we compile its shape to a regex, `^prefix N1:\s+(\S+)\s+N2:\s+(\S+)…\s*$`,
-   * and later lines of that shape are read by one native match. A line that matches the
-   * template has exactly the template's pairs under Perl's `m/(\w+):\s+(\S+|\Z)/g` (the prefix
-   * holds no pair, each name starts after whitespace and ends at its colon, each value is a
-   * whole non-space run), so both paths give the same pairs.
-   */
-  function readAttributeLine(text: string): void {
-    // Most logs have one or two shapes: try the last one that matched before the lookup.
-    if (lastTemplate !== undefined && applyTemplate(lastTemplate, text)) return;
-    const colon = text.indexOf(':');
-    const key = colon < 0 ? text : text.slice(0, colon);
-    const list = templates.get(key);
-    if (list !== undefined) {
-      for (const template of list) {
-        if (template !== lastTemplate && applyTemplate(template, text)) {
-          lastTemplate = template;
-          return;
-        }
-      }
-    }
-    scanAttributeLine(text);
-    if (scannedFirst < 0 || scannedEmpty || scannedIds.length > MAX_TEMPLATE_PAIRS) return;
-    const template = compileTemplate(text.slice(0, scannedFirst), scannedIds, attributes);
-    if (template.regex.exec(text) === null) return; // e.g. trailing text that is not a pair
-    if (templateCount >= MAX_TEMPLATES) {
-      templates = new Map();
-      templateCount = 0;
-      lastTemplate = undefined;
-    }
-    templateCount++;
-    if (list !== undefined) list.push(template);
-    else templates.set(key, [template]);
-  }
-
-  /** Reads `text` through `template` when it has that shape; false (nothing set) otherwise. */
-  function applyTemplate(template: LineTemplate, text: string): boolean {
-    // One native match beats a hand-written scan of the line (measured: 3.6 vs 9.5 µs a line).
-    const m = template.regex.exec(text);
-    if (m === null) return false;
-    const ids = template.ids;
-    for (let k = 0; k < ids.length; k++) setPair(ids[k]!, m[k + 1]!);
-    return true;
-  }
-
-  /**
-   * Every `Name: value` pair of an attribute line, as the parser's `readAttributePairs` reads
-   * them (Perl's `m/(\w+):\s+(\S+|\Z)/g`), without building strings for names or for plain
-   * decimal values: those are parsed in place (`m / 10^k`, exact for up to 15 digits).
-   */
-  function scanAttributeLine(text: string): void {
-    const n = text.length;
-    let i = 0;
-    scannedIds.length = 0;
-    scannedFirst = -1;
-    scannedEmpty = false;
-    let previous = -1;
-    let predicted = -1;
-    while (i < n) {
-      let c = text.charCodeAt(i);
-      if (!isWordChar(c)) {
-        i++;
-        continue;
-      }
-      let id: number;
-      let j: number;
-      // Lines of one log repeat the same names in the same order: try the name that followed
-      // the previous one last time before hashing the word.
-      const guess = predicted >= 0 ? attributes[predicted]! : undefined;
-      if (
-        guess !== undefined &&
-        text.startsWith(guess.nameColon, i) &&
-        (j = i + guess.name.length) + 1 < n &&
-        isSpace(text.charCodeAt(j + 1))
-      ) {
-        id = predicted;
-      } else {
-        let hash = c;
-        j = i + 1;
-        while (j < n && isWordChar((c = text.charCodeAt(j)))) {
-          hash = (Math.imul(hash, 31) + c) | 0;
-          j++;
-        }
-        if (!(j + 1 < n && text.charCodeAt(j) === 58 /* : */ && isSpace(text.charCodeAt(j + 1)))) {
-          i = j;
-          continue;
-        }
-        // Attribute id: hash slot, confirmed by comparing the name in place.
-        const slot = hash & 4095;
-        id = nameSlots[slot]! - 1;
-        const known = id >= 0 ? attributes[id]!.name : undefined;
-        if (known === undefined || known.length !== j - i || !text.startsWith(known, i)) {
-          id = idOf(text.slice(i, j));
-          nameSlots[slot] = id + 1;
-        }
-      }
-      if (previous >= 0) attributes[previous]!.next = id;
-      previous = id;
-      if (scannedFirst < 0) scannedFirst = i;
-      scannedIds.push(id);
-      predicted = attributes[id]!.next;
-      let k = j + 2;
-      while (k < n && isSpace(text.charCodeAt(k))) k++;
-      let v = k;
-      let mantissa = 0;
-      let digits = 0;
-      let point = -1;
-      let plain = true;
-      while (v < n) {
-        c = text.charCodeAt(v);
-        if (isSpace(c)) break;
-        if (c >= 48 && c <= 57) {
-          mantissa = mantissa * 10 + (c - 48);
-          digits++;
-        } else if (c === 46 /* . */ && point < 0 && digits > 0) point = digits;
-        else plain = false;
-        v++;
-      }
-      if (v === k) scannedEmpty = true;
-      const attribute = attributes[id]!;
-      if (attribute.kind === Kind.Attribute) {
-        if (stamps[id] !== stamp) {
-          stamps[id] = stamp;
-          present.push(id);
-        }
-        if (plain && digits > 0 && digits <= 15 && point !== digits) {
-          numeric[id] = 1;
-          numbers[id] = point < 0 ? mantissa : mantissa / POW10[digits - point]!;
-          raws[id] = id === queryTimeId ? text.slice(k, v) : undefined;
-        } else {
-          numeric[id] = 0;
-          raws[id] = text.slice(k, v);
-        }
-      } else if (attribute.kind !== Kind.Ignored) {
-        setRaw(id, text.slice(k, v));
-      }
-      i = v;
-    }
-  }
-
   function add(event: SlowLogEvent): void {
     if (!perlTruthy(event.query)) return;
     events++;
-    resetEvent();
+    values.reset();
     if (event instanceof ParsedSlowLogEvent) {
       const ops = event.ops;
       for (let i = 0; i + 1 < ops.length; i += 2) {
         const op = ops[i]!;
-        if (op === ATTRIBUTE_LINE_OP) readAttributeLine(ops[i + 1] as string);
-        else setRaw(opId(op), ops[i + 1] as string);
+        if (op === ATTRIBUTE_LINE_OP) values.readAttributeLine(ops[i + 1] as string);
+        else values.setRaw(values.opId(op), ops[i + 1] as string);
       }
     } else {
       const props = event.properties;
-      for (const name in props) setRaw(idOf(name), props[name]!);
+      for (const name in props) values.setRaw(values.idOf(name), props[name]!);
     }
     const fp = fingerprintOf(event.query);
 
-    let db = evDb ?? evSchema;
+    let db = values.db ?? values.schema;
     let dbPending = false;
     if (db !== undefined) {
       lastDb = db;
@@ -423,7 +149,7 @@ export function createDigest(options: DigestOptions = {}): Digest {
       db = lastDb;
       dbPending = segmentMode && !sawDb;
     }
-    let ts = evTs;
+    let ts = values.ts;
     let tsPending = false;
     if (ts !== undefined) {
       lastTs = ts;
@@ -479,9 +205,10 @@ export function createDigest(options: DigestOptions = {}): Digest {
       }
     }
     if (db !== undefined) cols.addDistinct(c, DBS, dbIdOf(db));
-    if (evUser !== undefined) cols.addDistinct(c, USERS, strings.intern(evUser));
-    if (evHost !== undefined) cols.addDistinct(c, HOSTS, strings.intern(evHost));
+    if (values.user !== undefined) cols.addDistinct(c, USERS, strings.intern(values.user));
+    if (values.host !== undefined) cols.addDistinct(c, HOSTS, strings.intern(values.host));
 
+    const { present, raws, numeric, numbers } = values;
     for (let p = 0; p < present.length; p++) {
       const id = present[p]!;
       const attribute = attributes[id]!;
