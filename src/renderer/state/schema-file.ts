@@ -6,15 +6,14 @@
  * analyses send instead of the text. The reducer is pure (tested in tests/unit/renderer); the hook
  * drives the job over the `job.events` channel, as the Top queries digest does.
  */
-import { useCallback, useReducer, useRef } from 'react';
+import { useCallback, useReducer } from 'react';
 import type { AdvisorApi } from '../../shared/api.js';
 import type { JobStatusReply } from '../../shared/api/capture.js';
 import type { ChosenFile } from '../../shared/api/files.js';
 import type { SchemaFileReply } from '../../shared/api/schema.js';
 import type { Listen } from '../../shared/events.js';
-import { toShownError, type ShownError } from '../components/error-box.js';
-import { chooseWithUpload } from '../file-choice.js';
-import { useJobEvents } from './job.js';
+import type { ShownError } from '../components/error-box.js';
+import { useFileJob } from './file-job.js';
 
 export type SchemaFileState =
   | { status: 'idle' }
@@ -96,6 +95,20 @@ export function finalAction(status: JobStatusReply | null): SchemaFileAction {
   };
 }
 
+/** The progress action of a running schema-load job. */
+function progressAction(status: JobStatusReply): SchemaFileAction {
+  return {
+    type: 'progress',
+    bytesRead: status.progress.bytesRead ?? 0,
+    totalBytes: status.progress.totalBytes ?? 0,
+  };
+}
+
+interface SchemaFileContext {
+  flavor: 'mysql' | 'mariadb';
+  version: string;
+}
+
 /** Load / cancel / clear for one schema-file field. */
 export function useSchemaFile(
   api: AdvisorApi,
@@ -113,61 +126,24 @@ export function useSchemaFile(
     schemaFileReducer,
     initial ? { status: 'loaded', file: initial } : initialSchemaFile,
   );
-  const { follow } = useJobEvents(listen);
-  const current = useRef<string | null>(null);
-  const upload = useRef<AbortController | null>(null);
-
+  const start = useCallback(
+    (file: ChosenFile, context: SchemaFileContext) => api['schema.loadFile']({ ref: file.ref, ...context }),
+    [api],
+  );
+  const job = useFileJob<SchemaFileContext, SchemaFileAction>(api, listen, dispatch, {
+    purpose: 'schema',
+    start,
+    progress: progressAction,
+    final: finalAction,
+  });
+  const { run, choose: chooseFor, cancel, clear } = job;
   const load = useCallback(
-    async (file: ChosenFile, flavor: 'mysql' | 'mariadb', version: string) => {
-      dispatch({ type: 'start', name: file.name });
-      try {
-        const { jobId } = await api['schema.loadFile']({ ref: file.ref, flavor, version });
-        current.current = jobId;
-        dispatch({ type: 'job', jobId });
-        const last = await follow(jobId, (status) => {
-          if (status.state === 'running')
-            dispatch({
-              type: 'progress',
-              bytesRead: status.progress.bytesRead ?? 0,
-              totalBytes: status.progress.totalBytes ?? 0,
-            });
-        });
-        if (current.current === jobId) dispatch(finalAction(last));
-      } catch (caught) {
-        dispatch({ type: 'failed', error: toShownError(caught) });
-      }
-    },
-    [api, follow],
+    (file: ChosenFile, flavor: 'mysql' | 'mariadb', version: string) => run(file, { flavor, version }),
+    [run],
   );
-
   const choose = useCallback(
-    async (flavor: 'mysql' | 'mariadb', version: string) => {
-      const file = await chooseWithUpload(api, 'schema', upload, {
-        progress: (progress) => dispatch({ type: 'upload', ...progress }),
-        failed: (caught, aborted) =>
-          dispatch(aborted ? { type: 'cancelled' } : { type: 'failed', error: toShownError(caught) }),
-      });
-      if (file) await load(file, flavor, version);
-    },
-    [api, load],
+    (flavor: 'mysql' | 'mariadb', version: string) => chooseFor({ flavor, version }),
+    [chooseFor],
   );
-
-  const cancel = useCallback(() => {
-    if (upload.current) {
-      upload.current.abort();
-      return;
-    }
-    const jobId = current.current;
-    if (!jobId) return;
-    void api['job.cancel']({ jobId }).catch(() => undefined);
-  }, [api]);
-
-  const clear = useCallback(() => {
-    current.current = null;
-    upload.current?.abort();
-    upload.current = null;
-    dispatch({ type: 'clear' });
-  }, []);
-
   return { state, choose, load, cancel, clear };
 }

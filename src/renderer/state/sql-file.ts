@@ -7,15 +7,14 @@
  * The reducer is pure (tests/unit/renderer/sql-file-state.test.ts); the hook drives the job as the
  * schema-file load does (state/schema-file.ts).
  */
-import { useCallback, useReducer, useRef } from 'react';
+import { useCallback, useReducer } from 'react';
 import type { AdvisorApi } from '../../shared/api.js';
 import type { JobStatusReply } from '../../shared/api/capture.js';
 import type { ChosenFile } from '../../shared/api/files.js';
 import type { SqlFileReply, SqlFileStatement } from '../../shared/api/sql-file.js';
 import type { Listen } from '../../shared/events.js';
-import { toShownError, type ShownError } from '../components/error-box.js';
-import { chooseWithUpload } from '../file-choice.js';
-import { useJobEvents } from './job.js';
+import type { ShownError } from '../components/error-box.js';
+import { useFileJob } from './file-job.js';
 
 export interface SqlFileCounts {
   bytesRead: number;
@@ -118,6 +117,18 @@ export function count(n: number, one: string, many = `${one}s`): string {
 /** What the analysis request carries besides the file: schema, target and rules of the session. */
 export type SqlFileContext = Omit<Parameters<AdvisorApi['sqlFile.analyze']>[0], 'ref'>;
 
+/** The progress action of a running SQL file analysis. */
+function progressAction(status: JobStatusReply): SqlFileAction {
+  return {
+    type: 'progress',
+    bytesRead: status.progress.bytesRead ?? 0,
+    totalBytes: status.progress.totalBytes ?? 0,
+    statements: status.progress.events ?? 0,
+    findings: status.progress.findings ?? 0,
+    errors: status.progress.errors ?? 0,
+  };
+}
+
 /** Choose / cancel / clear, and one statement for an editor tab. */
 export function useSqlFile(
   api: AdvisorApi,
@@ -133,64 +144,22 @@ export function useSqlFile(
   statement(index: number): Promise<SqlFileStatement>;
 } {
   const [state, dispatch] = useReducer(sqlFileReducer, initialSqlFile);
-  const { follow } = useJobEvents(listen);
-  const current = useRef<string | null>(null);
-  const upload = useRef<AbortController | null>(null);
   const analysisId = state.status === 'done' ? state.reply.analysisId : null;
-
-  const analyse = useCallback(
-    async (file: ChosenFile, context: SqlFileContext) => {
-      dispatch({ type: 'start', name: file.name });
-      try {
-        const { jobId } = await api['sqlFile.analyze']({ ...context, ref: file.ref });
-        current.current = jobId;
-        dispatch({ type: 'job', jobId });
-        const last = await follow(jobId, (status) => {
-          if (status.state === 'running')
-            dispatch({
-              type: 'progress',
-              bytesRead: status.progress.bytesRead ?? 0,
-              totalBytes: status.progress.totalBytes ?? 0,
-              statements: status.progress.events ?? 0,
-              findings: status.progress.findings ?? 0,
-              errors: status.progress.errors ?? 0,
-            });
-        });
-        if (current.current === jobId) dispatch(finalSqlFileAction(last));
-      } catch (caught) {
-        dispatch({ type: 'failed', error: toShownError(caught) });
-      }
-    },
-    [api, follow],
+  const start = useCallback(
+    (file: ChosenFile, context: SqlFileContext) => api['sqlFile.analyze']({ ...context, ref: file.ref }),
+    [api],
   );
-
-  const choose = useCallback(
-    async (context: SqlFileContext) => {
-      const file = await chooseWithUpload(api, 'sql', upload, {
-        progress: (progress) => dispatch({ type: 'upload', ...progress }),
-        failed: (caught, aborted) =>
-          dispatch(aborted ? { type: 'cancelled' } : { type: 'failed', error: toShownError(caught) }),
-      });
-      if (file) await analyse(file, context);
-    },
-    [api, analyse],
-  );
-
-  const cancel = useCallback(() => {
-    if (upload.current) {
-      upload.current.abort();
-      return;
-    }
-    const jobId = current.current;
-    if (jobId) void api['job.cancel']({ jobId }).catch(() => undefined);
-  }, [api]);
-
-  const clear = useCallback(() => {
-    current.current = null;
-    upload.current?.abort();
-    upload.current = null;
-    dispatch({ type: 'clear' });
-  }, []);
+  const {
+    run: analyse,
+    choose,
+    cancel,
+    clear,
+  } = useFileJob<SqlFileContext, SqlFileAction>(api, listen, dispatch, {
+    purpose: 'sql',
+    start,
+    progress: progressAction,
+    final: finalSqlFileAction,
+  });
 
   const statement = useCallback(
     (index: number) => {
