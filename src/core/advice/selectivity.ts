@@ -7,12 +7,19 @@
 // with a time limit) and hands the numbers back to `applySelectivity`, which adds a note to every
 // index suggestion whose key would be unselective. Only suggestions get notes; nothing else changes,
 // so an offline analysis and a live one without statistics give the same report.
+//
+// Index use (index-use.ts): the same sample also counts the rows each proposed index's access
+// predicate matches. A proposal the server would not read on that data (a range over a larger share
+// than its measured break-even, an ORDER BY-only index without LIMIT) is withdrawn from the finding,
+// which says why with the numbers; everything not judged keeps today's advice.
 
 import type { Flavor } from '../flavors/capabilities.js';
 import type { AnalysisReport, Finding, Suggestion } from '../model/report.js';
+import { findTable, type SchemaModel } from '../model/schema.js';
 import { columnRefs, isNode } from '../sql/ast.js';
 import { parseStatement } from '../sql/parse.js';
 import { indexExpressionText } from './index-ddl.js';
+import { indexAccess, predictIndexUse, withdrawnNote } from './index-use.js';
 
 /** A value that matches at least this share of the rows on average makes an index on it alone weak. */
 export const LOW_SELECTIVITY_SHARE = 0.05;
@@ -28,6 +35,8 @@ export interface SelectivityRequest {
   expressions: { key: string; sql: string }[];
   /** Every column the expressions and columns read (the sample selects only these). */
   reads: string[];
+  /** Access predicates of proposed indexes (unqualified SQL), keyed for {@link TableSample.matching}. */
+  predicates?: { key: string; sql: string }[];
 }
 
 /** Measured on a bounded sample of one table. */
@@ -39,6 +48,10 @@ export interface TableSample {
   limit: number;
   /** Distinct non-NULL values by `column:<lower-case name>` or `expression:<key>`. */
   distinct: Record<string, number>;
+  /** Sampled rows each access predicate matches, by `predicate:<key>` (index-use.ts). */
+  matching?: Record<string, number>;
+  /** information_schema.TABLES.TABLE_ROWS (an estimate for InnoDB), when known. */
+  tableRows?: number | null;
 }
 
 const EXPRESSION_KINDS = new Set<Suggestion['kind']>(['functional-index', 'generated-column']);
@@ -65,6 +78,22 @@ export function selectivityRequests(report: AnalysisReport, flavor: Flavor): Sel
     if (!request.reads.some((read) => read.toLowerCase() === column.toLowerCase()))
       request.reads.push(column);
   };
+  for (const statement of report.statements)
+    for (const finding of statement.findings)
+      for (const suggestion of finding.suggestions) {
+        const access = indexAccess(finding, suggestion, statement.sql, flavor);
+        if (!access) continue;
+        // No predicate (an ORDER BY-only index): the sample still counts the table's rows.
+        const measure = access.predicate
+          ? { key: access.predicateKey!, sql: access.predicate }
+          : { key: 'predicate:1', sql: '1' };
+        const reads = access.predicate ? access.reads : finding.columns.slice(0, 1);
+        if (reads.length === 0) continue;
+        const request = requestFor(access.table);
+        request.predicates ??= [];
+        if (!request.predicates.some((known) => known.key === measure.key)) request.predicates.push(measure);
+        for (const column of reads) addRead(request, column);
+      }
   for (const finding of findingsOf(report)) {
     if (!finding.table || finding.columns.length === 0) continue;
     const kinds = new Set(finding.suggestions.filter((s) => s.ddl.length > 0).map((s) => s.kind));
@@ -84,7 +113,9 @@ export function selectivityRequests(report: AnalysisReport, flavor: Flavor): Sel
       for (const column of finding.columns) addRead(request, column);
     }
   }
-  return [...byTable.values()].filter((request) => request.columns.length + request.expressions.length > 0);
+  return [...byTable.values()].filter(
+    (request) => request.columns.length + request.expressions.length + (request.predicates?.length ?? 0) > 0,
+  );
 }
 
 /**
@@ -95,6 +126,8 @@ export function applySelectivity(
   report: AnalysisReport,
   samples: readonly TableSample[],
   flavor: Flavor,
+  /** The live schema: primary keys tell a covering index (never withdrawn). */
+  schema?: SchemaModel,
 ): AnalysisReport {
   if (samples.length === 0) return report;
   const sampleOf = (table: string) =>
@@ -103,9 +136,10 @@ export function applySelectivity(
     ...report,
     statements: report.statements.map((statement) => ({
       ...statement,
-      findings: statement.findings.map((finding) => {
-        const sample = finding.table ? sampleOf(finding.table) : undefined;
-        if (!sample) return finding;
+      findings: statement.findings.map((found) => {
+        const sample = found.table ? sampleOf(found.table) : undefined;
+        if (!sample) return found;
+        const finding = withdrawUnused(found, statement.sql, sample, flavor, schema);
         const expression = unqualifiedExpression(finding.expression, flavor);
         return {
           ...finding,
@@ -131,6 +165,53 @@ export function applySelectivity(
       }),
     })),
   };
+}
+
+/**
+ * The finding without the index proposals the server would not read on the sampled data, each
+ * replaced by a finding note with the reason and the numbers (index-use.ts).
+ */
+function withdrawUnused(
+  finding: Finding,
+  statementSql: string,
+  sample: TableSample,
+  flavor: Flavor,
+  schema: SchemaModel | undefined,
+): Finding {
+  const table = finding.table ? schema && findTable(schema, finding.table) : undefined;
+  const primaryKey =
+    table?.indexes
+      .find((index) => index.primary)
+      ?.parts.flatMap((part) => (part.column ? [part.column] : [])) ?? [];
+  const whole = sample.sampledRows < sample.limit;
+  const rows = whole ? sample.sampledRows : (sample.tableRows ?? sample.sampledRows);
+  const notes: string[] = [];
+  const kept = finding.suggestions.filter((suggestion) => {
+    const access = indexAccess(finding, suggestion, statementSql, flavor, primaryKey);
+    if (!access) return true;
+    const matched = access.predicateKey ? sample.matching?.[access.predicateKey] : undefined;
+    if (access.access !== 'none' && matched === undefined) return true;
+    const share =
+      matched === undefined || sample.sampledRows === 0 ? undefined : matched / sample.sampledRows;
+    const verdict = predictIndexUse(access, share, rows, flavor);
+    if (!verdict || verdict.used) return true;
+    notes.push(
+      withdrawnNote(
+        access,
+        verdict,
+        {
+          ...(matched === undefined ? {} : { matched }),
+          sampled: sample.sampledRows,
+          whole,
+          tableRows: sample.tableRows ?? null,
+        },
+        flavor,
+      ),
+    );
+    return false;
+  });
+  if (notes.length === 0) return finding;
+  return { ...finding, suggestions: kept, notes: [...(finding.notes ?? []), ...notes] };
 }
 
 /** The note for an unselective key, with the measured numbers. */

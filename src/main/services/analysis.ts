@@ -158,7 +158,10 @@ export async function runLiveAnalysis(
     ...(options.sample ?? {}),
     onSkip: (skip) => skipped.push(skip),
   }).catch(() => []);
-  return noteSkippedSamples(noteBasis(applySelectivity(report, samples, server.flavor), samples), skipped);
+  return noteSkippedSamples(
+    noteBasis(applySelectivity(report, samples, server.flavor, schema), samples),
+    skipped,
+  );
 }
 
 /**
@@ -255,6 +258,7 @@ export function liveStatementAnalysis(
   const keysOf = (request: SelectivityRequest) => [
     ...request.columns.map((column) => `column:${column.toLowerCase()}`),
     ...request.expressions.map((expression) => expression.key),
+    ...(request.predicates ?? []).map((predicate) => predicate.key),
   ];
   return {
     server: header,
@@ -286,8 +290,10 @@ export function liveStatementAnalysis(
         if (known.sample) samples.push(known.sample);
         skipped.push(...known.skips);
       }
-      return noteSkippedSamples(noteBasis(applySelectivity(report, samples, server.flavor), samples), skipped)
-        .statements;
+      return noteSkippedSamples(
+        noteBasis(applySelectivity(report, samples, server.flavor, schema), samples),
+        skipped,
+      ).statements;
     },
   };
 }

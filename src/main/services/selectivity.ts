@@ -127,7 +127,13 @@ export async function sampleSelectivity(
         sql: `(${expression.sql})`,
       })),
     ];
-    if (measures.length === 0) continue;
+    // Access predicates of proposed indexes (index-use.ts): rows of the sample each matches.
+    const predicates = (request.predicates ?? []).filter((predicate) => {
+      const risk = expressionRisk(predicate.sql, server);
+      if (risk) skip(request.table, predicate.sql, risk);
+      return risk === null;
+    });
+    if (measures.length === 0 && predicates.length === 0) continue;
     // A table the sample reads whole is counted exactly; statistics (maybe stale) only for larger ones.
     const small = tableRows !== null && tableRows <= limit;
     const known = small
@@ -148,7 +154,7 @@ export async function sampleSelectivity(
       basis[key] = value.basis;
     }
     const missing = measures.filter((measure) => known[measure.key] === undefined);
-    if (missing.length === 0) {
+    if (missing.length === 0 && predicates.length === 0) {
       // Every number from the server's statistics: nothing to sample.
       const rows = tableRows ?? 0;
       samples.push({ table: request.table, sampledRows: rows, limit: rows, distinct, basis, tableRows });
@@ -158,9 +164,13 @@ export async function sampleSelectivity(
     // keeps n rows in a priority queue while it scans; a RAND() < p filter with p from TABLE_ROWS, an
     // estimate, would stop early on an underestimate and see only the first part of the table again).
     const keep = tableRows === null || tableRows > limit;
-    const select = `SELECT COUNT(*) AS sampled, ${missing
-      .map((measure, index) => `COUNT(DISTINCT ${measure.sql}) AS d${index}`)
-      .join(', ')} FROM (SELECT ${request.reads.map(quote).join(', ')} FROM ${quote(database)}.${quote(
+    const select = `SELECT ${[
+      'COUNT(*) AS sampled',
+      ...missing.map((measure, index) => `COUNT(DISTINCT ${measure.sql}) AS d${index}`),
+      ...predicates.map(
+        (predicate, index) => `SUM(CASE WHEN (${predicate.sql}) THEN 1 ELSE 0 END) AS m${index}`,
+      ),
+    ].join(', ')} FROM (SELECT ${request.reads.map(quote).join(', ')} FROM ${quote(database)}.${quote(
       request.table,
     )}${keep ? ' ORDER BY RAND()' : ''} LIMIT ${limit}) AS sargable_sample`;
     const sql = serverTimeLimitedSelect(select, server, timeoutMs);
@@ -186,6 +196,10 @@ export async function sampleSelectivity(
             : `random sample of ${sampled} of ~${tableRows ?? '?'} rows (not in index order)`,
         };
       });
+      const matching: Record<string, number> = {};
+      predicates.forEach((predicate, index) => {
+        matching[predicate.key] = Number(row[`m${index}`] ?? 0);
+      });
       samples.push({
         table: request.table,
         sampledRows: sampled,
@@ -193,6 +207,7 @@ export async function sampleSelectivity(
         distinct,
         basis,
         tableRows,
+        ...(predicates.length > 0 ? { matching } : {}),
       });
     } catch (error) {
       // Timed out, a column vanished, or an expression the server rejects: no numbers for this table.

@@ -23,6 +23,12 @@ describe('selectivity', () => {
         columns: ['status', 'qty'],
         expressions: [{ key: 'month(create_time)', sql: 'MONTH(create_time)' }],
         reads: ['status', 'qty', 'create_time'],
+        // The access predicate of each proposed index (index-use.ts), counted on the same sample.
+        predicates: [
+          { key: 'predicate:(status=1)', sql: '(`status` = 1)' },
+          { key: 'predicate:(qty=5)', sql: '(qty = 5)' },
+          { key: 'predicate:(month(create_time)=10)', sql: '(MONTH(create_time) = 10)' },
+        ],
       },
     ]);
   });
