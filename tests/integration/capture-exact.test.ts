@@ -14,6 +14,8 @@ import { captureDigestWindow } from '../../src/main/services/capture.js';
 import { CaptureWindows } from '../../src/main/services/capture-windows.js';
 import { detectServerInfo } from '../../src/main/services/server-info.js';
 import { startServer, type Flavor, type TestServer } from '../support/servers.js';
+import { waitFor } from '../support/wait.js';
+import { watched } from '../support/watched.js';
 
 /** Statement shapes (distinct digests) and how often each runs before and after the TRUNCATE. */
 const SHAPES = [
@@ -77,10 +79,23 @@ describe.sequential.each(servers)('live capture exact under resets: $name', ({ f
 
   async function windowWithTruncate(pollSeconds: number): Promise<DigestDelta> {
     const info = await detectServerInfo(admin);
-    const window = captureDigestWindow(admin, info, 4.5, { pollSeconds });
-    await sleep(600); // the first snapshot is taken
+    const polled = watched(admin);
+    // Long enough for the steps below on a loaded machine: a statement after its end would be missed.
+    const window = captureDigestWindow(polled.connection, info, 8, { pollSeconds });
+    // The first snapshot is taken (a fixed sleep raced with it on a loaded machine).
+    await waitFor('the first snapshot', polled.idle, 30_000, 5);
     await runBatch(work, 'before');
-    await sleep(1600); // at least one poll after the first batch (with pollSeconds < 1)
+    const afterBatch = polled.started();
+    // MariaDB's FIRST_SEEN has whole seconds: rows made again within the same second look unchanged.
+    await sleep(1100);
+    // With pollSeconds < 1: at least one poll after the first batch.
+    if (pollSeconds < 1)
+      await waitFor(
+        'a poll after the first batch',
+        () => polled.done() > afterBatch && polled.idle(),
+        30_000,
+        5,
+      );
     await mysql.createConnection({ uri: server.url }).then(async (other) => {
       await other.query('TRUNCATE TABLE performance_schema.events_statements_summary_by_digest');
       await other.end();

@@ -14,6 +14,8 @@ import { CaptureWindows } from '../../src/main/services/capture-windows.js';
 import { detectServerInfo } from '../../src/main/services/server-info.js';
 import type { ServerInfo } from '../../src/core/model/server-info.js';
 import { startServer, type Flavor, type TestServer } from '../support/servers.js';
+import { waitFor } from '../support/wait.js';
+import { watched } from '../support/watched.js';
 
 const servers: { name: string; flavor: Flavor }[] = [
   { name: 'MySQL 8.0.33', flavor: 'mysql' },
@@ -63,12 +65,13 @@ describe.sequential.each(servers)('live window p95: $name', ({ flavor }) => {
       // The window: every execution took ~5 ms (a bucket's upper bound is within ~5 % of it).
       expect(fast!.window).not.toBeNull();
       expect(fast!.window!.p95Ms).toBeGreaterThanOrEqual(FAST * 1000 * 0.9);
-      expect(fast!.window!.p95Ms).toBeLessThan(50);
+      // Nearer the fast executions than the slow history: a 5 ms SLEEP takes longer on a loaded machine.
+      expect(fast!.window!.p95Ms).toBeLessThan((SLOW * 1000) / 2);
       expect(fast!.window!.p95Ms!).toBeLessThanOrEqual(fast!.lifetime.maxMs);
       const [row] = topClassesFromDelta({ classes: [fast!] });
       expect(row!.latency.windowQuantiles).toBe(true);
       expect(row!.latency.p95!).toBeCloseTo(fast!.window!.p95Ms! / 1000, 3);
-      expect(row!.latency.p95!).toBeLessThan(0.05);
+      expect(row!.latency.p95!).toBeLessThan(SLOW / 2);
     } else {
       // MariaDB 10.11 has no events_statements_histogram_by_digest (nor quantiles): "since first seen" only.
       expect(info.capabilities.digestQuantiles).toBe(false);
@@ -93,9 +96,19 @@ describe.sequential.each(servers)('live window p95: $name', ({ flavor }) => {
 
   it('a TRUNCATE between polls: the buckets count from zero after it, the window p95 stays the window', async () => {
     await run(SLOW, 10);
-    const window = captureDigestWindow(admin, info, 3, { pollSeconds: 1 });
+    // 6 s: the steps below end well inside the window on a loaded machine.
+    const polled = watched(admin);
+    const window = captureDigestWindow(polled.connection, info, 6, { pollSeconds: 1 });
+    await waitFor('the first snapshot', polled.idle, 30_000, 5);
     await run(FAST, 10);
-    await new Promise((resolve) => setTimeout(resolve, 1300));
+    // A poll between the first executions and the TRUNCATE (a fixed 1.3 s raced with it under load).
+    const afterRun = polled.started();
+    await waitFor(
+      'a poll after the first executions',
+      () => polled.done() > afterRun && polled.idle(),
+      30_000,
+      5,
+    );
     await admin.query('TRUNCATE TABLE performance_schema.events_statements_summary_by_digest');
     await run(FAST, 10);
     const cls = sleepClass(await window);
@@ -103,7 +116,7 @@ describe.sequential.each(servers)('live window p95: $name', ({ flavor }) => {
     expect(cls?.status).toBe('reset');
     if (flavor === 'mysql') {
       expect(cls!.window).not.toBeNull();
-      expect(cls!.window!.p95Ms).toBeLessThan(50);
+      expect(cls!.window!.p95Ms).toBeLessThan((SLOW * 1000) / 2);
     } else expect(cls!.window).toBeNull();
   }, 60_000);
 });

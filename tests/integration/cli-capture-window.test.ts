@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../support/db.js';
 import { runCliCaptured } from '../support/cli.js';
 import { startServer, type Flavor, type TestServer } from '../support/servers.js';
+import { waitFor } from '../support/wait.js';
 
 describe.each(['mysql', 'mariadb'] as Flavor[])('capture --enable-slow-log on %s (own server)', (flavor) => {
   let server: TestServer;
@@ -36,8 +37,18 @@ describe.each(['mysql', 'mariadb'] as Flavor[])('capture --enable-slow-log on %s
         ],
         { cwd: '.' },
       );
-      // A workload inside the window (a new connection picks up long_query_time = 0).
-      await new Promise((resolve) => setTimeout(resolve, 1200));
+      expect(Number(before[0]?.s)).toBe(0);
+      // A workload inside the window (a new connection picks up long_query_time = 0). The window has
+      // begun once slow_query_log is ON, the last setting it applies (a fixed 1.2 s raced with it).
+      await waitFor(
+        'the window to apply its settings',
+        async () => {
+          const [rows] = await admin.query<RowDataPacket[]>('SELECT @@GLOBAL.slow_query_log AS s');
+          return Number(rows[0]?.s) === 1;
+        },
+        30_000,
+        20,
+      );
       const worker = await connect(server.url);
       for (let i = 0; i < 5; i++) await worker.query(`SELECT ${i} AS ${tag}`);
       await worker.end();

@@ -38,7 +38,7 @@ describe.each(testServers())('Cancel of Apply DDL / what-if on $flavor', ({ url 
       await holder.query('START TRANSACTION');
       await holder.query('SELECT COUNT(*) FROM orders');
       const running = run();
-      await alterWaitsForMetadataLock(observer, database, 10_000);
+      await alterWaitsForMetadataLock(observer, database, 30_000);
       // Another connection cannot cancel this run, even knowing its id.
       const other = await open(database, false);
       const foreign = await call('ddl.cancel', { connectionId: other, runId });
@@ -104,9 +104,10 @@ describe.each(testServers())('Cancel of Apply DDL / what-if on $flavor', ({ url 
         indexes: ['PRIMARY'],
         after: { cancelled: false },
       });
-      expect(result.cancelMs).toBeLessThan(3000);
+      // A quarter of the 60 s a cancel that does not stop the ALTER waits (a loaded machine needs seconds).
+      expect(result.cancelMs).toBeLessThan(15_000);
     });
-  }, 40_000);
+  }, 120_000);
 
   it('what-if waiting for the metadata lock stops at once on Cancel and leaves the table as it was', async () => {
     await withScratchDatabase(url, async (db, database) => {
@@ -133,7 +134,7 @@ describe.each(testServers())('Cancel of Apply DDL / what-if on $flavor', ({ url 
           holderTrxOpen: 1,
         },
       );
-      expect(result.cancelMs).toBeLessThan(3000);
+      expect(result.cancelMs).toBeLessThan(15_000);
     });
-  }, 40_000);
+  }, 120_000);
 });

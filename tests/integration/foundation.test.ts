@@ -150,7 +150,8 @@ describe('connect timeout', () => {
         connectTimeoutMs: 1500,
       }),
     ).rejects.toMatchObject({ code: 'TIMEOUT' });
-    expect(Date.now() - started).toBeLessThan(5000);
+    // mysql2's own connect timeout (what an ignored connectTimeoutMs leaves) is 10 s.
+    expect(Date.now() - started).toBeLessThan(8000);
     silent.close();
   });
 });

@@ -192,13 +192,14 @@ describe.each(testServers())('index set proof: $flavor', ({ flavor, url }) => {
             },
           ],
         });
-        await alterWaitsForMetadataLock(observer, database, 10_000).catch(async (error: unknown) => {
+        await alterWaitsForMetadataLock(observer, database, 30_000).catch(async (error: unknown) => {
           throw new Error(`${String(error)}; job: ${JSON.stringify(await call('job.status', { jobId }))}`);
         });
         const started = performance.now();
         await ok('job.cancel', { jobId });
         const status = await finished(jobId);
-        expect(performance.now() - started).toBeLessThan(10_000);
+        // A quarter of the 60 s lock wait a cancel that does not stop the build sits through.
+        expect(performance.now() - started).toBeLessThan(15_000);
         expect(status.state).toBe('cancelled');
         expect(status.error?.code).toBe('CANCELLED');
         await holder.query('COMMIT');

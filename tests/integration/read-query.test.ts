@@ -102,7 +102,8 @@ describe.each(testServers())('Run (read-only) on $flavor', ({ url }) => {
     );
     expect(result.rows).toHaveLength(5);
     expect(result.truncated).toBe(true);
-    expect(Date.now() - started).toBeLessThan(10_000);
+    // A third of the 60 s time limit the client would wait without the kill.
+    expect(Date.now() - started).toBeLessThan(20_000);
     expect(await runningWith(marker)).toEqual([]);
   });
 
@@ -120,7 +121,7 @@ describe.each(testServers())('Run (read-only) on $flavor', ({ url }) => {
     ).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(AdvisorError);
     expect((error as AdvisorError).code).toBe('TIMEOUT');
-    expect(Date.now() - started).toBeLessThan(8000);
+    expect(Date.now() - started).toBeLessThan(15_000);
     let left = await runningWith(marker);
     for (let attempt = 0; attempt < 20 && left.length > 0; attempt++) {
       await new Promise((resolve) => setTimeout(resolve, 100));

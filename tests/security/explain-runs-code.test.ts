@@ -156,7 +156,8 @@ describe.each(['mysql', 'mariadb'] as const)('EXPLAIN never runs hostile code: %
     });
     const elapsed = Date.now() - started;
     expect(reply).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
-    expect(elapsed).toBeLessThan(4_000);
+    // slow() sleeps 120 s: what a watchdog that does not kill leaves (a loaded machine needs seconds).
+    expect(elapsed).toBeLessThan(10_000);
     // KILL QUERY reached the server: the statement is not running any more.
     const deadline = Date.now() + 3_000;
     while ((await runningStatements()).some((info) => /slow\(\)/.test(info)) && Date.now() < deadline) {
@@ -187,7 +188,8 @@ describe.each(['mysql', 'mariadb'] as const)('EXPLAIN never runs hostile code: %
         },
       ),
     ).rejects.toMatchObject({ code: 'CANCELLED' });
-    expect(Date.now() - started).toBeLessThan(3_000);
+    // The 60 s time limit or slow()'s 120 s is what a cancel that does not stop it waits.
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   const outfileTricks = [

@@ -148,11 +148,12 @@ describe('the slow-log journal is locked between processes', () => {
     // Left by a process that died while holding it: broken at once.
     fs.writeFileSync(`${journal}.lock`, JSON.stringify({ pid: deadPid(), acquiredAt: 'test' }));
     const started = Date.now();
-    expect(withFileLock(journal, () => 'held', 2_000)).toBe('held');
-    expect(Date.now() - started).toBeLessThan(1_000);
+    // Without breaking it, the lock is waited for until the 20 s limit and then refused.
+    expect(withFileLock(journal, () => 'held', 20_000)).toBe('held');
+    expect(Date.now() - started).toBeLessThan(5_000);
     expect(fs.existsSync(`${journal}.lock`)).toBe(false);
     expect(fs.readdirSync(dir).filter((name) => name.includes('.stale-'))).toEqual([]);
-  }, 30_000);
+  }, 60_000);
 
   it('a lock held too long by a live process fails with a message naming the lock file', () => {
     fs.writeFileSync(`${journal}.lock`, JSON.stringify({ pid: process.pid, acquiredAt: 'test' }));

@@ -245,7 +245,8 @@ describe('grants to feature privileges', () => {
     const dynamic = `GRANT ${Array.from({ length: 60 }, (_, index) => `PRIV_${index}_ADMIN`).join(',')} ON *.* TO \`root\`@\`%\``;
     const started = performance.now();
     expect([hasRoleGrants([dynamic]), parseGrants([dynamic])[0]!.privileges.length]).toEqual([false, 60]);
-    expect(performance.now() - started).toBeLessThan(50);
+    // The exponential regex it replaced did not finish on this line; 2 s is for a loaded machine.
+    expect(performance.now() - started).toBeLessThan(2_000);
   });
 
   it('lists what the read-only test account lacks, with the GRANT that fixes it', () => {
