@@ -36,7 +36,8 @@ export const rule = defineRule({
         if (!isNode(columnSide) || columnSide.type !== 'column_ref' || !isNode(valueSide)) continue;
         if (valueSide.type !== 'binary_expr' || valueSide.operator !== '-') continue;
         const text = context.textOf(valueSide).replace(/\s+/g, '');
-        const match = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(text);
+        // YYYY-MM-DD or YY-MM-DD (both are dates once quoted: '18-01-10' is 2018-01-10).
+        const match = /^(\d{2}|\d{4})-(\d{1,2})-(\d{1,2})$/.exec(text);
         if (!match) continue;
         const [resolved] = context.resolveColumns(site, columnSide);
         if (!resolved?.info || !isTemporalColumn(resolved.info)) continue;

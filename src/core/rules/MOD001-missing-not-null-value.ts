@@ -1,8 +1,54 @@
 // MOD001: INSERT/REPLACE omits a NOT NULL column that has no DEFAULT → ERROR 1364 under strict mode, warning 1364 otherwise.
 
 import { predictError, sqlModeSet } from '../sqlmode/modes.js';
-import { hasIgnore, insertColumns, spanFor, targetTable, targetTableName } from '../sqlmode/statement.js';
+import {
+  hasIgnore,
+  insertColumns,
+  insertRows,
+  spanFor,
+  targetTable,
+  targetTableName,
+} from '../sqlmode/statement.js';
+import { type AstNode, isNode } from '../sql/ast.js';
+import type { TableInfo } from '../model/schema.js';
 import { defineRule } from './engine.js';
+
+/** `DEFAULT` or `DEFAULT(col)` as a VALUES item: the column's DEFAULT, which it may not have. */
+function isDefaultValue(value: AstNode): boolean {
+  // The parser marks plain identifiers `type: 'default'` too, so the text decides.
+  if (value.type === 'default') return String(value.value).toUpperCase() === 'DEFAULT';
+  if (value.type !== 'function' || !isNode(value.name)) return false;
+  const parts = Array.isArray(value.name.name) ? value.name.name : [];
+  return parts.length === 1 && isNode(parts[0]) && String(parts[0].value).toUpperCase() === 'DEFAULT';
+}
+
+/**
+ * Lower-cased names of the columns some row of the statement leaves to their DEFAULT: those absent
+ * from the column list, every column of an empty `VALUES ()` row, and those given `DEFAULT` or
+ * `DEFAULT(col)`. Empty when every row gives every column a value.
+ */
+function defaultedColumns(ast: AstNode, table: TableInfo): Set<string> {
+  const listed = insertColumns(ast);
+  const order = listed ?? table.columns.map((column) => column.name);
+  const defaulted = new Set<string>();
+  if (listed !== null) {
+    const given = new Set(listed.map((name) => name.toLowerCase()));
+    for (const column of table.columns)
+      if (!given.has(column.name.toLowerCase())) defaulted.add(column.name.toLowerCase());
+  }
+  for (const row of insertRows(ast)) {
+    if (row.length === 0) {
+      // VALUES () (MySQL and MariaDB): every column takes its DEFAULT.
+      for (const column of table.columns) defaulted.add(column.name.toLowerCase());
+      continue;
+    }
+    row.forEach((value, index) => {
+      const name = order[index];
+      if (name !== undefined && isDefaultValue(value)) defaulted.add(name.toLowerCase());
+    });
+  }
+  return defaulted;
+}
 
 export const rule = defineRule({
   meta: {
@@ -28,6 +74,7 @@ export const rule = defineRule({
         'CREATE TABLE events_t (id int NOT NULL AUTO_INCREMENT PRIMARY KEY, event_date datetime NOT NULL, profile_id int DEFAULT NULL);\ninsert into events_t (profile_id, event_date) values (1, NOW());',
       notes: [
         'Needs the table definition (a live server or CREATE TABLE text); statements on unknown tables are not checked by this rule.',
+        "Also reported without a column list when a row leaves the column to its DEFAULT: `VALUES ()`, `VALUES (DEFAULT)`, `VALUES (DEFAULT(col))` (the MySQL manual's examples; ERROR 1364 on both servers).",
         'Fixes (from the seed post): supply the value (e.g. NOW()), allow NULL, give the column a real DEFAULT, or use TIMESTAMP/DATETIME DEFAULT CURRENT_TIMESTAMP.',
       ],
     },
@@ -35,14 +82,14 @@ export const rule = defineRule({
   detect(context) {
     const table = targetTable(context.ast, context.schema, context.server.database);
     if (!table) return;
-    const listed = insertColumns(context.ast);
-    if (listed === null) return; // no column list: every column is given positionally
-    const given = new Set(listed.map((name) => name.toLowerCase()));
+    // Without a column list every column is given positionally, except in an empty VALUES () row
+    // and where a row says DEFAULT / DEFAULT(col).
+    const defaulted = defaultedColumns(context.ast, table);
     const modes = sqlModeSet(context.server.sqlMode.session, context.flavor);
     const ignore = hasIgnore(context.ast, context.tolerated);
     const name = targetTableName(context.ast)?.table ?? table.name;
     for (const column of table.columns) {
-      if (given.has(column.name.toLowerCase())) continue;
+      if (!defaulted.has(column.name.toLowerCase())) continue;
       if (column.nullable || column.hasDefault || column.autoIncrement || column.generated) continue;
       const error = modes.strict && !ignore;
       context.report({

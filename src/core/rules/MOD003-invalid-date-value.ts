@@ -18,16 +18,31 @@ import {
 } from '../sqlmode/statement.js';
 import { defineRule } from './engine.js';
 
-const MODE_FOR: Record<DateProblem, string | null> = {
+/** DateProblem, or a string the server cannot read as a date at all. */
+type Problem = DateProblem | 'unreadable';
+
+const MODE_FOR: Record<Problem, string | null> = {
   'zero-date': 'NO_ZERO_DATE',
   'zero-in-date': 'NO_ZERO_IN_DATE',
   'invalid-date': null,
+  unreadable: null,
 };
-const PROBLEM_TEXT: Record<DateProblem, string> = {
+const PROBLEM_TEXT: Record<Problem, string> = {
   'zero-date': 'a zero date',
   'zero-in-date': 'a date with a zero month or day',
   'invalid-date': 'not a valid calendar date',
+  unreadable: 'not a date the server can read (date parts may be separated by punctuation, not by spaces)',
 };
+
+/**
+ * Digit groups separated only by whitespace ('1997 05 05', from the MySQL manual's date examples):
+ * both servers refuse it for a DATE/DATETIME/TIMESTAMP column (ERROR 1292 under strict mode,
+ * '0000-00-00' with warning 1265 otherwise), whatever ALLOW_INVALID_DATES says. Only this shape is
+ * claimed: the servers read many other spellings ('19970505', '97.5.5', '1997/05/05', 'T' times).
+ */
+function unreadableDate(value: string): boolean {
+  return /^\s*\d+(?:\s+\d+){2,}\s*$/.test(value);
+}
 
 export const rule = defineRule({
   meta: {
@@ -51,6 +66,7 @@ export const rule = defineRule({
       bestPractice: 'INSERT INTO events_t (event_date, profile_id) VALUES (NOW(), 1)',
       notes: [
         'UPDATE only fails when its WHERE clause matches rows.',
+        "A date whose parts are separated by spaces ('1997 05 05') is not read as a date by either server (ERROR 1292 under strict mode, '0000-00-00' with warning 1265 otherwise); punctuation delimiters and digit strings ('1997.05.05', '19970505') are fine.",
         'Without the table definition, date-shaped string literals are checked as if the column were DATE/DATETIME (noted on the finding).',
       ],
     },
@@ -66,10 +82,12 @@ export const rule = defineRule({
       if (value === undefined) continue;
       const column = columnOf(table, written.column);
       if (column && !isDateType(column.dataType)) continue;
-      const problem = dateProblem(value);
+      const problem: Problem | undefined =
+        dateProblem(value) ?? (column && unreadableDate(value) ? 'unreadable' : undefined);
       if (!problem) continue;
       const mode = MODE_FOR[problem];
-      const checked = mode ? modes.has(mode) : !modes.has('ALLOW_INVALID_DATES');
+      const checked =
+        problem === 'unreadable' || (mode ? modes.has(mode) : !modes.has('ALLOW_INVALID_DATES'));
       const error = checked && modes.strict && !ignore;
       const type = column
         ? column.dataType.toLowerCase() === 'date'
@@ -79,7 +97,7 @@ export const rule = defineRule({
           ? 'datetime'
           : 'date';
       const name = column?.name ?? written.column;
-      const warningCode = behaviour.dateWarning[problem];
+      const warningCode = problem === 'unreadable' ? 1265 : behaviour.dateWarning[problem];
       const notes = [
         `Fix: write a real date, NULL (if the column allows it), or NOW().`,
         ...(context.kind === 'update' ? ['UPDATE fails only when its WHERE clause matches rows.'] : []),
@@ -92,7 +110,11 @@ export const rule = defineRule({
           value: quoted(value),
           column: name,
           problem: PROBLEM_TEXT[problem],
-          modes: mode ? `strict mode + ${mode}` : 'strict mode (ALLOW_INVALID_DATES off)',
+          modes: mode
+            ? `strict mode + ${mode}`
+            : problem === 'unreadable'
+              ? 'strict mode'
+              : 'strict mode (ALLOW_INVALID_DATES off)',
           stored: problem === 'zero-date' || checked ? zero : quoted(value),
           code: warningCode,
           why: ignore ? 'IGNORE turns the error into a warning' : 'strict mode is off',

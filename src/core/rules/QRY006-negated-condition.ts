@@ -10,6 +10,9 @@
  *   no other AND-ed condition of the same block narrows that table (=, IN, <, >, BETWEEN, LIKE 'p%',
  *   IS NULL on one of its columns): then the negation is a residual filter on few rows and harmless.
  * - NOT IN (subquery) is an anti-join, and its NULL trap is COR001's; not reported here.
+ * - A NOT directly around a comparison is the negated operator: `NOT a = 1` is `a <> 1`, `NOT a IN
+ *   (…)` is NOT IN, likewise BETWEEN and LIKE (SQLE's SQLE00113 case). Such a comparison never
+ *   counts as a narrowing one.
  */
 
 import { ancestorsOf, isConjunct } from '../advice/sql-edit.js';
@@ -25,6 +28,22 @@ const NEGATED: Readonly<Record<string, 'notEqual' | 'notIn' | 'notBetween' | 'no
   'NOT IN': 'notIn',
   'NOT BETWEEN': 'notBetween',
   'NOT LIKE': 'notLike',
+};
+
+/** What a comparison becomes under a NOT directly around it. */
+const UNDER_NOT: Readonly<Record<string, string>> = {
+  '=': '<>',
+  IN: 'NOT IN',
+  BETWEEN: 'NOT BETWEEN',
+  LIKE: 'NOT LIKE',
+};
+
+const isNot = (node: AstNode | undefined): boolean => {
+  if (!node) return false;
+  if (node.type === 'unary_expr') return ['NOT', '!'].includes(String(node.operator ?? '').toUpperCase());
+  if (node.type !== 'function') return false;
+  const name = (node.name as { name?: { value?: string }[] } | undefined)?.name?.[0]?.value;
+  return typeof name === 'string' && name.toUpperCase() === 'NOT';
 };
 
 const NARROWING = new Set(['=', '<=>', 'IN', '<', '<=', '>', '>=', 'BETWEEN', 'LIKE', 'IS']);
@@ -64,6 +83,7 @@ export const rule = defineRule({
       bestPractice: "SELECT id FROM jobs WHERE status IN ('new', 'running', 'failed')",
       notes: [
         'Name the values you want (IN, or = per branch) when they are few; or add a condition that narrows the table through an index.',
+        'NOT around a comparison counts as the negated operator: `NOT a = 1` is `a <> 1`, `NOT a IN (…)` is NOT IN.',
         'Not reported when another AND-ed condition narrows the same table (=, IN, ranges, LIKE with a fixed prefix, IS NULL): the negation then only filters the rows that condition found.',
         'Both servers read <>, NOT IN (list) and NOT BETWEEN as index ranges (EXPLAIN type range) but never NOT LIKE; either way nearly every row is read.',
       ],
@@ -84,9 +104,18 @@ export const rule = defineRule({
       node?.type === 'column_ref'
         ? (context.resolveColumns(site, node)[0]?.scopeTable ?? undefined)
         : undefined;
+    // The operator each site has with a NOT directly around it applied (undefined: not a plain one).
+    const effective = new Map<PredicateSite, string | undefined>();
+    for (const site of sites) {
+      const ancestors = ancestorsOf(context.ast, site.node) ?? [];
+      const parent = ancestors[ancestors.length - 1];
+      const underNot =
+        isNot(parent) || (parent?.type === 'expr_list' && isNot(ancestors[ancestors.length - 2]));
+      effective.set(site, underNot ? UNDER_NOT[site.operator ?? ''] : (site.operator ?? undefined));
+    }
     for (const site of sites) {
       if (site.clause !== 'where' && site.clause !== 'on') continue;
-      const kind = NEGATED[site.operator ?? ''];
+      const kind = NEGATED[effective.get(site) ?? ''];
       if (!kind) continue;
       const [column, value] =
         site.left?.type === 'column_ref' ? [site.left, site.right] : [site.right, site.left];
@@ -94,7 +123,7 @@ export const rule = defineRule({
       if (kind === 'notLike' && column !== site.left) continue;
       const table = tableOf(site, column);
       const narrowed = sites.some((other) => {
-        if (other === site || other.scope !== site.scope || !NARROWING.has(other.operator ?? ''))
+        if (other === site || other.scope !== site.scope || !NARROWING.has(effective.get(other) ?? ''))
           return false;
         const [otherColumn, otherValue] =
           other.left?.type === 'column_ref' ? [other.left, other.right] : [other.right, other.left];

@@ -39,7 +39,8 @@ export function joinSideOf(
   if (site.clause !== 'on' && site.clause !== 'where') return { kind: 'not-a-join' };
   if (!site.operator || !LOOKUP_OPERATORS.has(site.operator)) return { kind: 'not-a-join' };
   const other = site.left === wrapped.node ? site.right : site.right === wrapped.node ? site.left : null;
-  if (!isNode(other) || other.type !== 'column_ref' || other.collate) return { kind: 'not-a-join' };
+  if (!isNode(other)) return { kind: 'not-a-join' };
+  if (other.type !== 'column_ref' || other.collate) return bothSidesWrapped(context, site, other, columns);
   const wrappedTable = singleScopeTable(columns);
   if (!wrappedTable || !site.scope.tables.includes(wrappedTable)) return { kind: 'not-a-join' };
   const [otherColumn] = context.resolveColumns(site, other);
@@ -70,6 +71,31 @@ export function joinSideOf(
   return {
     kind: 'lookup',
     note: `Or index ${otherName} (no index starts with it): then ${wrappedTable.visibleName} drives the join, the function is computed once per row of ${wrappedTable.visibleName}, and ${otherTable.visibleName} is sought.`,
+  };
+}
+
+/**
+ * `ON CAST(t1.id AS FLOAT) = CONVERT(t2.id, FLOAT)` (SQLE's Test_DMLCheckJoinFieldType): the other side
+ * is an expression over another table too, so neither index serves the join. The wrapped table's
+ * function costs nothing when that table is read first anyway (the outer side of an outer join, the
+ * first of STRAIGHT_JOIN); the other table's is still reported (as the inner table, it is looked up).
+ */
+function bothSidesWrapped(
+  context: Pick<RuleContext, 'ast' | 'resolveColumns'>,
+  site: PredicateSite,
+  other: AstNode,
+  columns: readonly ResolvedColumn[],
+): JoinSide {
+  const wrappedTable = singleScopeTable(columns);
+  const otherTable = singleScopeTable(context.resolveColumns(site, other));
+  if (!wrappedTable || !otherTable || otherTable === wrappedTable) return { kind: 'not-a-join' };
+  if (!site.scope.tables.includes(wrappedTable) || !site.scope.tables.includes(otherTable))
+    return { kind: 'not-a-join' };
+  if (joinOrder(context.ast, site.node, wrappedTable, otherTable) !== 'w-first')
+    return { kind: 'not-a-join' };
+  return {
+    kind: 'driving',
+    reason: `${wrappedTable.visibleName} is read first (outer side of the join): the function is computed once per row.`,
   };
 }
 

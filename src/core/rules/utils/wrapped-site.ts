@@ -134,10 +134,50 @@ export function reportWrappedSites(
   }
 }
 
-/** Canonical text of an expression for comparing with index expressions: unqualified, lower-case, no quotes or spaces. */
+/**
+ * Canonical text of an expression for comparing with index expressions: unqualified, lower-case, no
+ * backquotes or spaces, and the spellings the server stores made equal to the query's: MySQL's
+ * information_schema keeps `json_extract(\`c\`,_utf8mb4\'$.id\')` for `c->"$.id"` (escaped quotes,
+ * a charset introducer, the function for the operator) and adds `charset utf8mb4` to CAST … AS CHAR.
+ */
 export function canonicalExpression(expression: AstNode | string, flavor: Flavor): string {
   const text = typeof expression === 'string' ? expression : printSql(unqualify(expression), flavor);
-  return text.replace(/[`\s]/g, '').toLowerCase();
+  let canonical = text
+    .replace(/[`\s]/g, '')
+    .toLowerCase()
+    .replace(/\\'/g, "'")
+    .replace(/"/g, "'")
+    .replace(/(^|[^a-z0-9_$])_[a-z0-9]+'/g, "$1'")
+    .replace(/([a-z0-9_$]+)->>('[^']*')/g, 'json_unquote(json_extract($1,$2))')
+    .replace(/([a-z0-9_$]+)->('[^']*')/g, 'json_extract($1,$2)')
+    .replace(/(aschar(?:\(\d+\))?)charset[a-z0-9_]+\)/g, '$1)');
+  while (wrappedInParentheses(canonical)) canonical = canonical.slice(1, -1);
+  return canonical;
+}
+
+/** True when the text is one parenthesised expression: `(a)`, not `(a)+(b)`. */
+function wrappedInParentheses(text: string): boolean {
+  if (!text.startsWith('(') || !text.endsWith(')')) return false;
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '(') depth++;
+    else if (text[i] === ')') depth--;
+    if (depth === 0 && i < text.length - 1) return false;
+  }
+  return depth === 0;
+}
+
+/**
+ * MySQL's documented JSON index (CREATE INDEX, "Indexing a JSON column"): a functional key part
+ * `CAST(col->>'$.path' AS CHAR(n)) COLLATE utf8mb4_bin` serves predicates on `col->>'$.path'` itself,
+ * because ->> returns utf8mb4_bin (EXPLAIN: ref on the index). Without the COLLATE it does not.
+ */
+function servesJsonUnquote(indexExpression: string, wanted: string): boolean {
+  if (!wanted.startsWith('json_unquote(json_extract(')) return false;
+  const prefix = `cast(${wanted}aschar`;
+  const suffix = ')collateutf8mb4_bin';
+  if (!indexExpression.startsWith(prefix) || !indexExpression.endsWith(suffix)) return false;
+  return /^(\(\d+\))?$/.test(indexExpression.slice(prefix.length, indexExpression.length - suffix.length));
 }
 
 function unqualify(node: AstNode): AstNode {
@@ -172,12 +212,10 @@ export function expressionServedByIndex(
   for (const index of table.indexes) {
     const first = index.parts[0];
     if (!first || !index.visible) continue;
-    if (
-      first.expression &&
-      caps.functionalIndexes &&
-      canonicalExpression(first.expression, context.flavor) === wanted
-    ) {
-      return { by: 'index', index: index.name };
+    if (first.expression && caps.functionalIndexes) {
+      const indexed = canonicalExpression(first.expression, context.flavor);
+      if (indexed === wanted || (context.flavor === 'mysql' && servesJsonUnquote(indexed, wanted)))
+        return { by: 'index', index: index.name };
     }
     if (first.column) {
       const column = table.columns.find(
