@@ -24,6 +24,7 @@ import {
   functionsIn,
   generatedKeyPrefix,
   indexExpressionText,
+  isUnsignedInteger,
   jsonShape,
   JSON_CHAR_LENGTH,
   keyPartsSql,
@@ -36,6 +37,7 @@ import {
   type ProposedPart,
 } from './index-ddl.js';
 import { generatedColumnType } from './generated-type.js';
+import { evaluationCheck, evaluationRisk, evaluationRiskNote } from './evaluation-risk.js';
 import { plainIndexAdvice } from './plain-index.js';
 import { exactRewrite } from './rewrites.js';
 import { ancestorsOf, columnNode, editStatement, isConjunct, numberNode } from './sql-edit.js';
@@ -201,6 +203,7 @@ export function adviseWrapped(input: WrappedAdviceInput): Advice {
     input.columns.map((column) => ({
       name: column.info?.name ?? column.column,
       autoIncrement: column.info?.autoIncrement ?? false,
+      unsignedInteger: column.info ? isUnsignedInteger(column.info) : false,
     })),
     flavor,
   );
@@ -210,14 +213,6 @@ export function adviseWrapped(input: WrappedAdviceInput): Advice {
   if (castTarget === 'DATETIME' || castTarget === 'TIME')
     blockers.push(
       `MariaDB does not index a generated column over CAST(${castCheckOf(input, table)!.column} AS ${castTarget}) of a string column (ERROR 1901: the conversion depends on the session). Store the value as ${castTarget} (ALTER the column's type) to index it.`,
-    );
-  // MariaDB refuses an indexed generated column over a subtraction with an UNSIGNED integer operand:
-  // its result depends on the session's NO_UNSIGNED_SUBTRACTION (ERROR 1901, measured on 10.11 with
-  // Sakila's film.length - language_id; +, *, DIV, unary minus and DECIMAL UNSIGNED are accepted).
-  const unsignedMinus = flavor === 'mariadb' ? unsignedSubtraction(wrapped.node, input.columns) : undefined;
-  if (unsignedMinus)
-    blockers.push(
-      `MariaDB does not index a generated column over a subtraction with the UNSIGNED integer column ${unsignedMinus} (ERROR 1901: the result depends on the session's NO_UNSIGNED_SUBTRACTION sql_mode). CAST does not help (CAST(… AS SIGNED) - x is refused too); compare the bare column instead where the query allows it.`,
     );
   if (blockers.length > 0) {
     notes.push(
@@ -249,11 +244,20 @@ export function adviseWrapped(input: WrappedAdviceInput): Advice {
   const substitutes = caps.generatedColumnSubstitution && !unmatched;
   const columnNames = [...new Set(input.columns.map((column) => column.info?.name ?? column.column))];
   const token = wrapperToken(wrapped);
+  // Arithmetic that can fail on stored rows (ERROR 1690 / 1365): said offline, checked live.
+  const risk = evaluationRisk(
+    wrapped.node,
+    input.columns.flatMap((column) => (column.info ? [column.info] : [])),
+    server.sqlMode.session,
+    (node) => indexExpressionText(input.sql, node, flavor),
+  );
   const expressionNotes = [
     ...commonExpressionNotes(input, info.dataType, equalityColumns),
     ...castRiskNotes(input, table),
+    ...(risk ? [evaluationRiskNote(table.name, expression, risk)] : []),
   ];
-  const castCheck = castCheckOf(input, table);
+  const castCheck =
+    castCheckOf(input, table) ?? (risk ? evaluationCheck(table.name, expression, risk) : undefined);
 
   // MySQL compares the index of a DECIMAL expression (functional, or a substituted generated column)
   // with a DECIMAL constant only: `amount / 3 > 300` scans, `amount / 3 > 300.0` seeks (same rows:
@@ -443,29 +447,6 @@ function castRiskNotes(input: WrappedAdviceInput, table: TableInfo): string[] {
   return [
     `Risk: building the index computes ${text} for every stored row; if any ${cast.column} is not a valid ${temporal ? 'date/time' : 'number'}, the DDL fails (MySQL ERROR 1366 / 3751, MariaDB ERROR 1292) and later writes of such values fail too. Check first (0 means safe): ${check}${temporal ? `; then SHOW WARNINGS after SELECT COUNT(${castExpression(name, cast.target)}) FROM ${quoteIdentifier(table.name)}: a value with trailing text ('2024-01-02abc') converts with warning 1292, which fails the DDL too (0 warnings means safe)` : ''}`,
   ];
-}
-
-/** The UNSIGNED integer column under a binary `-` of the expression, if any (MariaDB refuses it in a generated column). */
-function unsignedSubtraction(node: AstNode, columns: readonly ResolvedColumn[]): string | undefined {
-  const unsigned = (column: ResolvedColumn): boolean =>
-    Boolean(column.info && /int$/i.test(column.info.dataType) && /unsigned/i.test(column.info.columnType));
-  let found: string | undefined;
-  const visit = (value: unknown): void => {
-    if (found || !isNode(value)) return;
-    if (value.type === 'binary_expr' && value.operator === '-' && isNode(value.left) && isNode(value.right)) {
-      const names = new Set(columnRefs(value).map((ref) => ref.column.toLowerCase()));
-      const hit = columns.find(
-        (column) => unsigned(column) && names.has((column.info?.name ?? column.column).toLowerCase()),
-      );
-      if (hit) {
-        found = hit.info?.name ?? hit.column;
-        return;
-      }
-    }
-    for (const key in value) if (key !== 'loc') visit(value[key]);
-  };
-  visit(node);
-  return found;
 }
 
 const castExpression = (name: string, target: string): string =>

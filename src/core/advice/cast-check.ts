@@ -27,6 +27,8 @@ export interface CastSample extends CastCheck {
   whole: boolean;
   /** `invalid` is a lower bound (the server's warning list was full). */
   atLeast?: boolean;
+  /** An `evaluate` check that failed: what the server answered (ERROR 1690 …, or the zero divisor). */
+  failure?: string;
 }
 
 const INTEGER = `'^[[:space:]]*[-+]?[0-9]+[[:space:]]*$'`;
@@ -43,7 +45,7 @@ export function castInvalidPredicate(column: string, target: string): string {
 }
 
 const keyOf = (check: CastCheck): string =>
-  `${check.table.toLowerCase()}\u0000${check.column.toLowerCase()}\u0000${check.target}`;
+  `${check.table.toLowerCase()}\u0000${check.column.toLowerCase()}\u0000${check.target}\u0000${check.evaluate?.expression ?? ''}`;
 
 /** The distinct CAST checks the report's suggestions ask for. */
 export function castCheckRequests(report: AnalysisReport): CastCheck[] {
@@ -72,6 +74,21 @@ export function applyCastChecks(report: AnalysisReport, samples: readonly CastSa
       const sample = suggestion.castCheck ? byKey.get(keyOf(suggestion.castCheck)) : undefined;
       if (!sample) {
         suggestions.push(suggestion);
+        continue;
+      }
+      if (sample.evaluate) {
+        if (sample.failure) {
+          const note = `No ${kindName(suggestion)} proposed: computing ${sample.evaluate.expression} fails on the stored rows (${sample.failure}), so the DDL would fail the same way. Compare the bare columns (a column-side rewrite) or fix those rows first.`;
+          if (!notes.includes(note)) notes.push(note);
+          continue;
+        }
+        suggestions.push({
+          ...suggestion,
+          notes: [
+            ...suggestion.notes,
+            `Live check: ${sample.evaluate.expression} computes without error for the stored extremes of ${sample.evaluate.columns.join(', ')}${sample.evaluate.divisors.length ? ` and no stored ${sample.evaluate.divisors.join(' / ')} is 0` : ''}, so the DDL runs on today's data.`,
+          ],
+        });
         continue;
       }
       const scope = sample.whole ? 'all' : 'a random sample of';

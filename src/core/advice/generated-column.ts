@@ -11,13 +11,15 @@
 import type { Flavor } from '../flavors/capabilities.js';
 import { findColumn, type TableInfo } from '../model/schema.js';
 import { columnRefs, isNode } from '../sql/ast.js';
-import { parseStatement } from '../sql/parse.js';
+import { parseStatement, printSql } from '../sql/parse.js';
+import { evaluationRisk } from './evaluation-risk.js';
 import { classifyWrapping } from '../sql/wrapping.js';
 import { generatedColumnType } from './generated-type.js';
 import { isStringColumn } from './column-types.js';
 import {
   expressionIndexBlockers,
   functionsIn,
+  isUnsignedInteger,
   MAX_KEY_BYTES,
   NONDETERMINISTIC_FUNCTIONS,
   wrapperToken,
@@ -53,8 +55,12 @@ export function generatedColumnFor(
   expression: string,
   info: TableInfo,
   flavor: Flavor,
-  /** `refuseStringCasts`: no column for a CAST/CONVERT of a string column (its DDL depends on the data). */
-  options: { refuseStringCasts?: boolean } = {},
+  /**
+   * `refuseStringCasts`: no column whose DDL depends on the stored data: a CAST/CONVERT of a string
+   * column, or arithmetic that can overflow or divide by 0 (under `sqlMode`, both servers' strict
+   * default when not given).
+   */
+  options: { refuseStringCasts?: boolean; sqlMode?: string } = {},
 ): GeneratedColumnSpec {
   const parsed = parseStatement(`SELECT ${expression} FROM t`, flavor);
   const expr = parsed.ok ? (parsed.ast.columns as { expr?: unknown }[] | undefined)?.[0]?.expr : undefined;
@@ -68,22 +74,10 @@ export function generatedColumnFor(
   if (!column) return { ok: false, reason: 'the expression does not read exactly one known column' };
   const [blocker] = expressionIndexBlockers(
     wrapped.node,
-    [{ name: column.name, autoIncrement: column.autoIncrement }],
+    [{ name: column.name, autoIncrement: column.autoIncrement, unsignedInteger: isUnsignedInteger(column) }],
     flavor,
   );
   if (blocker) return { ok: false, reason: blocker.replace(/\.$/, '') };
-  // MariaDB refuses a generated column over a subtraction with an UNSIGNED integer column (ERROR 1901,
-  // NO_UNSIGNED_SUBTRACTION; the same check as the function-wrapped advice in advise.ts).
-  if (
-    flavor === 'mariadb' &&
-    /int$/i.test(column.dataType) &&
-    /unsigned/i.test(column.columnType) &&
-    hasMinus(wrapped.node)
-  )
-    return {
-      ok: false,
-      reason: `MariaDB does not index a generated column over a subtraction with the UNSIGNED integer column ${column.name} (ERROR 1901: the result depends on the session's NO_UNSIGNED_SUBTRACTION sql_mode)`,
-    };
   if (
     options.refuseStringCasts &&
     (wrapped.kind === 'cast' || wrapped.name === 'CONVERT') &&
@@ -94,6 +88,20 @@ export function generatedColumnFor(
     return {
       ok: false,
       reason: `a CAST of the string column ${column.name} fails the DDL on any stored value that does not convert (the function-wrapped advice checks the data first)`,
+    };
+  // Arithmetic that fails on some stored values (ERROR 1690 / 1365): the FUN advice checks the data first.
+  const risk = options.refuseStringCasts
+    ? evaluationRisk(
+        wrapped.node,
+        [column],
+        options.sqlMode ?? 'STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO',
+        (node) => printSql(node, flavor),
+      )
+    : undefined;
+  if (risk)
+    return {
+      ok: false,
+      reason: `computing ${expression} fails the DDL on stored values that ${risk.overflow.length > 0 ? 'put it out of its integer range (ERROR 1690)' : 'divide by 0 (ERROR 1365)'} (the function-wrapped advice checks the data first)`,
     };
   const type = generatedColumnType(wrapped, column, info);
   if (!type.ok) return type;
@@ -109,11 +117,4 @@ export function generatedColumnFor(
     column: column.name,
     ...(type.caveat ? { caveat: type.caveat } : {}),
   };
-}
-
-function hasMinus(node: unknown): boolean {
-  if (!isNode(node)) return false;
-  if (node.type === 'binary_expr' && node.operator === '-') return true;
-  for (const key in node) if (key !== 'loc' && hasMinus(node[key])) return true;
-  return false;
 }

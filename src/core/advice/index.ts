@@ -24,3 +24,4 @@ export {
   isTemporalTarget,
   type CastSample,
 } from './cast-check.js';
+export { evaluationCheckQueries } from './evaluation-risk.js';

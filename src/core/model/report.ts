@@ -44,8 +44,14 @@ export interface Suggestion {
 export interface CastCheck {
   table: string;
   column: string;
-  /** The CAST target's base type, upper case: SIGNED, UNSIGNED, DECIMAL, DOUBLE, DATE, DATETIME … */
+  /** The CAST target's base type, upper case: SIGNED, UNSIGNED, DECIMAL, DOUBLE, DATE, DATETIME …; EVALUATE for `evaluate`. */
   target: string;
+  /**
+   * Not a CAST: arithmetic the DDL computes on every row that can fail on stored values
+   * (advice/evaluation-risk.ts): columns whose range can overflow (ERROR 1690), divisors that may be 0
+   * (ERROR 1365), and every column the expression reads.
+   */
+  evaluate?: { expression: string; overflow: string[]; divisors: string[]; columns: string[] };
 }
 
 /** One finding, positions 1-based; `endColumn` is exclusive (Monaco's convention). */

@@ -12,6 +12,7 @@
 import type { Connection, RowDataPacket } from 'mysql2/promise';
 import {
   castInvalidPredicate,
+  evaluationCheckQueries,
   EXAMPLE_CHARS,
   isTemporalTarget,
   type CastSample,
@@ -50,6 +51,14 @@ export async function sampleCastChecks(
   for (const check of checks) {
     const described = await tableType(connection, database, check.table).catch(() => null);
     if (described?.type !== 'BASE TABLE') continue;
+    if (check.evaluate) {
+      const sample = await evaluateCheck(connection, server, database, check, {
+        timeoutMs,
+        ...(options.killQuery ? { killQuery: options.killQuery } : {}),
+      });
+      if (sample) samples.push(sample);
+      continue;
+    }
     const column = quote(check.column);
     const keep = described.rows === null || described.rows > limit;
     const temporal = isTemporalTarget(check.target);
@@ -89,6 +98,49 @@ export async function sampleCastChecks(
     }
   }
   return samples;
+}
+
+/**
+ * An arithmetic check (core/advice/evaluation-risk.ts): the expression over the columns' stored
+ * extremes (MIN/MAX, served by an index when one leads with the column) raises ERROR 1690 when the
+ * DDL would; a stored zero divisor means ERROR 1365. Undefined when a query times out or is refused
+ * for another reason (the offline risk note stays).
+ */
+async function evaluateCheck(
+  connection: Connection,
+  server: ServerInfo,
+  database: string,
+  check: CastCheck,
+  options: { timeoutMs: number; killQuery?: SampleOptions['killQuery'] },
+): Promise<CastSample | undefined> {
+  const queries = evaluationCheckQueries(database, check);
+  const run = (sql: string) =>
+    boundedQuery<RowDataPacket[]>(connection, serverTimeLimitedSelect(sql, server, options.timeoutMs), {
+      timeoutMs: options.timeoutMs + 1_000,
+      ...(options.killQuery ? { killQuery: options.killQuery } : {}),
+    });
+  const base = { ...check, sampled: 0, invalid: 0, example: null, whole: true };
+  try {
+    if (queries.corners) await run(queries.corners);
+  } catch (error) {
+    const errno = (error as { errno?: number }).errno;
+    if (errno !== 1690) return undefined;
+    return {
+      ...base,
+      invalid: 1,
+      failure: `ERROR 1690 for the stored extremes of ${check.evaluate?.columns.join(', ')}: ${(error as Error).message.slice(0, 120)}`,
+    };
+  }
+  for (const zero of queries.zeroDivisors) {
+    try {
+      const rows = await run(zero.sql);
+      if (Number(rows[0]?.n) > 0)
+        return { ...base, invalid: 1, failure: `ERROR 1365: ${zero.divisor} is 0 on a stored row` };
+    } catch {
+      return undefined;
+    }
+  }
+  return base;
 }
 
 /** The conversion warnings of the statement just run: how many, one value they quote, and whether the list was full. */
