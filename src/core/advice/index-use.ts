@@ -98,6 +98,8 @@ export function indexAccess(
   statementSql: string,
   flavor: Flavor,
   primaryKey: readonly string[] = [],
+  /** The table's columns, when known: a predicate over any other (a generated column the advice adds) is not judged. */
+  tableColumns?: readonly string[],
 ): IndexAccess | undefined {
   if (!finding.table || suggestion.ddl.length === 0 || !suggestion.indexName) return undefined;
   let keyColumns: string[] | undefined;
@@ -198,6 +200,11 @@ export function indexAccess(
   }
   const predicate = chosen.length === 0 ? null : chosen.map((node) => `(${textOf(node)})`).join(' AND ');
   const reads = [...new Set(chosen.flatMap((node) => columnRefs(node).map((ref) => ref.column)))];
+  if (tableColumns) {
+    const known = new Set(tableColumns.map((column) => column.toLowerCase()));
+    const missing = [...reads, ...(keyColumns ?? [])].some((column) => !known.has(column.toLowerCase()));
+    if (missing) return undefined;
+  }
 
   const orderby = ast.orderby as unknown;
   const groupby = ast.groupby as { columns?: unknown } | unknown[] | null | undefined;

@@ -63,7 +63,12 @@ export function isLowSelectivity(distinct: number, sampledRows: number): boolean
 }
 
 /** The statistics a live analysis should sample for `report` (one request per table). */
-export function selectivityRequests(report: AnalysisReport, flavor: Flavor): SelectivityRequest[] {
+export function selectivityRequests(
+  report: AnalysisReport,
+  flavor: Flavor,
+  /** The live schema: access predicates over columns the table lacks (yet) are not requested. */
+  schema?: SchemaModel,
+): SelectivityRequest[] {
   const byTable = new Map<string, SelectivityRequest>();
   const requestFor = (table: string): SelectivityRequest => {
     const key = table.toLowerCase();
@@ -81,7 +86,14 @@ export function selectivityRequests(report: AnalysisReport, flavor: Flavor): Sel
   for (const statement of report.statements)
     for (const finding of statement.findings)
       for (const suggestion of finding.suggestions) {
-        const access = indexAccess(finding, suggestion, statement.sql, flavor);
+        const access = indexAccess(
+          finding,
+          suggestion,
+          statement.sql,
+          flavor,
+          [],
+          finding.table ? tableColumnsOf(schema, finding.table) : undefined,
+        );
         if (!access) continue;
         // No predicate (an ORDER BY-only index): the sample still counts the table's rows.
         const measure = access.predicate
@@ -183,11 +195,12 @@ function withdrawUnused(
     table?.indexes
       .find((index) => index.primary)
       ?.parts.flatMap((part) => (part.column ? [part.column] : [])) ?? [];
+  const columns = finding.table ? tableColumnsOf(schema, finding.table) : undefined;
   const whole = sample.sampledRows < sample.limit;
   const rows = whole ? sample.sampledRows : (sample.tableRows ?? sample.sampledRows);
   const notes: string[] = [];
   const kept = finding.suggestions.filter((suggestion) => {
-    const access = indexAccess(finding, suggestion, statementSql, flavor, primaryKey);
+    const access = indexAccess(finding, suggestion, statementSql, flavor, primaryKey, columns);
     if (!access) return true;
     const matched = access.predicateKey ? sample.matching?.[access.predicateKey] : undefined;
     if (access.access !== 'none' && matched === undefined) return true;
@@ -212,6 +225,12 @@ function withdrawUnused(
   });
   if (notes.length === 0) return finding;
   return { ...finding, suggestions: kept, notes: [...(finding.notes ?? []), ...notes] };
+}
+
+/** Column names of `table` in the schema, or undefined when the schema does not know it. */
+function tableColumnsOf(schema: SchemaModel | undefined, table: string): string[] | undefined {
+  const info = schema ? findTable(schema, table) : undefined;
+  return info?.columns.map((column) => column.name);
 }
 
 /** The note for an unselective key, with the measured numbers. */

@@ -151,7 +151,7 @@ export async function runLiveAnalysis(
   const analysed = runAnalysis(sql, server, 'dsn', schema, options);
   if (!server.database || options.sample === false || schema.source !== 'live') return analysed;
   const report = await checkCasts(connection, server, analysed, options.sample);
-  const requests = selectivityRequests(report, server.flavor);
+  const requests = selectivityRequests(report, server.flavor, schema);
   if (requests.length === 0) return report;
   const skipped: SampleSkip[] = [];
   const samples = await sampleSelectivity(connection, server, server.database, requests, {
@@ -271,7 +271,7 @@ export function liveStatementAnalysis(
         { server: header, statements, errors: [] },
         options.sample,
       );
-      const requests = selectivityRequests(report, server.flavor);
+      const requests = selectivityRequests(report, server.flavor, schema);
       if (requests.length === 0) return report.statements;
       const samples: MeasuredSample[] = [];
       const skipped: SampleSkip[] = [];
