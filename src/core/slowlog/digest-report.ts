@@ -206,9 +206,7 @@ export function rank(tables: DigestTables, attribute: string, fn: string): numbe
   const n = tables.cols.size;
   const values = new Float64Array(n);
   const has = new Uint8Array(n);
-  // The tiebreaker compares offsets as strings: built once per class, not per comparison
-  // (a log with many classes has many ties).
-  const offsets: string[] = [];
+  const offsets = tables.cols.maxOffset;
   const order: number[] = [];
   for (let c = 0; c < n; c++) {
     const value = rankValue(tables, c, attribute, fn);
@@ -216,15 +214,45 @@ export function rank(tables: DigestTables, attribute: string, fn: string): numbe
       values[c] = value;
       has[c] = 1;
     }
-    offsets.push(String(tables.cols.maxOffset[c]));
     order.push(c);
   }
   order.sort((a, b) => {
     if (has[a] === 0 || has[b] === 0) return has[a] === has[b] ? 0 : has[a] === 0 ? 1 : -1;
     if (values[a] !== values[b]) return values[b]! - values[a]!;
-    const x = offsets[a]!;
-    const y = offsets[b]!;
-    return x === y ? 0 : x < y ? 1 : -1;
+    return -compareAsStrings(offsets[a]!, offsets[b]!);
   });
   return order;
+}
+
+const POWERS = Array.from({ length: 16 }, (_, k) => 10 ** k);
+
+/** Decimal digits of a whole number in [0, 10^16). */
+function digits(x: number): number {
+  let k = 1;
+  while (k < 16 && x >= POWERS[k]!) k++;
+  return k;
+}
+
+/**
+ * `String(x)` compared with `String(y)` (-1, 0, 1) for the offsets of the ranking's tiebreak,
+ * without building the strings (a log with many classes has many ties, and one string per class
+ * at the end of a digest is ~3 MB at its memory peak): whole numbers with as many digits compare
+ * as numbers; otherwise the longer one cut to the shorter one's length decides, and a prefix
+ * sorts first.
+ */
+export function compareAsStrings(x: number, y: number): number {
+  if (!(Number.isInteger(x) && Number.isInteger(y) && x >= 0 && y >= 0 && x < 1e15 && y < 1e15)) {
+    const a = String(x);
+    const b = String(y);
+    return a === b ? 0 : a < b ? -1 : 1;
+  }
+  const dx = digits(x);
+  const dy = digits(y);
+  if (dx === dy) return x === y ? 0 : x < y ? -1 : 1;
+  if (dx < dy) {
+    const cut = Math.floor(y / POWERS[dy - dx]!);
+    return x < cut ? -1 : x > cut ? 1 : -1;
+  }
+  const cut = Math.floor(x / POWERS[dx - dy]!);
+  return cut < y ? -1 : cut > y ? 1 : 1;
 }
