@@ -92,8 +92,6 @@ function explainedUnused(
   const access = indexAccess(finding, suggestion, statementSql, flavor === 'mariadb' ? 'mariadb' : 'mysql');
   // ORDER BY … LIMIT: the server may read an existing index in ORDER BY order and stop after LIMIT rows.
   if (access?.ordered && access.limit) return 'order-limit';
-  // MySQL reads an equality through ref at any share, but not when another index serves the ORDER BY.
-  if (flavor === 'mysql' && access?.access === 'equality' && access.ordered) return 'mysql-equality-ordered';
   return null;
 }
 

@@ -138,6 +138,16 @@ describe('index use', () => {
     // MySQL 8 reads an equality through `ref` at any share; MariaDB and MySQL's DELETE do not.
     const equality = { ...base, access: 'equality' as const };
     expect(predictIndexUse(equality, 0.9, 1_000, 'mysql')).toBeUndefined();
+    // … except over nearly all of a small table, where MySQL scans even with ORDER BY … LIMIT.
+    expect(predictIndexUse(equality, 0.975, 599, 'mysql')).toEqual({
+      used: false,
+      share: 0.975,
+      breakEven: 0.96,
+    });
+    expect(
+      predictIndexUse({ ...equality, ordered: true, orderBy: true, limit: true }, 0.975, 599, 'mysql')?.used,
+    ).toBe(false);
+    expect(predictIndexUse(equality, 0.975, 5_000, 'mysql')).toBeUndefined();
     expect(predictIndexUse({ ...equality, statement: 'delete' }, 0.9, 1_000, 'mysql')?.used).toBe(false);
     expect(predictIndexUse(equality, 0.9, 1_000, 'mariadb')?.used).toBe(false);
     const none = {
