@@ -100,7 +100,7 @@ function loadStatements(): string[] {
 }
 
 /** Statements with the rewrite expected: equivalent or not. */
-const statements: { sql: string; equivalent: boolean; error?: number }[] = [
+const statements: { sql: string; equivalent: boolean; error?: number; mysqlYearZero?: true }[] = [
   { sql: 'SELECT id FROM edge WHERE qty * 2 = 10', equivalent: true },
   { sql: 'SELECT id FROM edge WHERE qty * 3 > 10', equivalent: true },
   { sql: 'SELECT id FROM edge WHERE qty * 3 <= 10', equivalent: true },
@@ -121,7 +121,14 @@ const statements: { sql: string; equivalent: boolean; error?: number }[] = [
   { sql: 'SELECT id FROM edge WHERE big + 1 = 5', equivalent: false, error: 1690 },
   { sql: 'SELECT id FROM edge WHERE dt + INTERVAL 30 DAY > NOW()', equivalent: true },
   { sql: "SELECT id FROM edge WHERE dt + INTERVAL 30 DAY >= '9999-12-31'", equivalent: true },
-  { sql: "SELECT id FROM edge WHERE DATE_ADD(d, INTERVAL 1 WEEK) <= '2024-05-08'", equivalent: true },
+  // On MySQL a `<`-like interval shift is not equivalent for year-0 dates (the original computes
+  // '0000-00-00' or NULL); MariaDB's NULL is kept out by a lower bound. No year-0 row here: same rows.
+  {
+    sql: "SELECT id FROM edge WHERE DATE_ADD(d, INTERVAL 1 WEEK) <= '2024-05-08'",
+    equivalent: true,
+    mysqlYearZero: true,
+  },
+  { sql: "SELECT id FROM edge WHERE DATE_ADD(d, INTERVAL 1 WEEK) >= '2024-05-08'", equivalent: true },
   {
     sql: "SELECT id FROM edge WHERE dt - INTERVAL 2 HOUR BETWEEN '2024-04-30 22:00:00' AND '2024-05-31'",
     equivalent: true,
@@ -186,7 +193,7 @@ describe.each(testServers())('exact rewrites on $flavor', ({ flavor, url }) => {
     }
   }
 
-  it.each(statements)('$sql', async ({ sql, equivalent, error }) => {
+  it.each(statements)('$sql', async ({ sql, equivalent, error, mysqlYearZero }) => {
     const rewrite = findings(sql)
       .flatMap((finding) => finding.suggestions)
       .find((suggestion): suggestion is Suggestion => suggestion.kind === 'rewrite');
@@ -194,7 +201,7 @@ describe.each(testServers())('exact rewrites on $flavor', ({ flavor, url }) => {
     // MariaDB's default sql_mode lacks NO_ZERO_IN_DATE: date rewrites are then honestly not equivalent.
     const zeroInDate =
       /DATE_FORMAT\((dt|d), '%Y(-%m|)'\)|INTERVAL/.test(sql) && !/NO_ZERO_IN_DATE/.test(sqlMode);
-    expect(rewrite?.equivalent).toBe(equivalent && !zeroInDate);
+    expect(rewrite?.equivalent).toBe(equivalent && !zeroInDate && !(mysqlYearZero && flavor === 'mysql'));
     const original = await run(sql);
     const rewritten = await run(rewrite?.rewrittenSql ?? '');
     if (error) {

@@ -145,6 +145,7 @@ export function adviseWrapped(input: WrappedAdviceInput): Advice {
         backslashEscapes,
         text: (node) => indexExpressionText(input.sql, node, flavor),
         sqlMode: server.sqlMode.session,
+        flavor,
       },
       refusals,
     );

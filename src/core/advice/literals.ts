@@ -13,6 +13,11 @@ export type Literal =
  */
 export function literalOf(node: unknown, backslashEscapes = true): Literal | undefined {
   if (!isNode(node)) return undefined;
+  // The parser reads an integer beyond ±2^53 as a rounded JS number (-9223372036854775808 becomes
+  // -9223372036854776000); only its exact text is usable, so such a number is not a known literal.
+  if (isLossyNumber(node)) return undefined;
+  if (node.type === 'bigint' && /^-?\d+$/.test(String(node.value)))
+    return { kind: 'integer', value: BigInt(String(node.value)) };
   if (node.type === 'number') {
     const text = String(node.value);
     if (/^-?\d+$/.test(text)) return { kind: 'integer', value: BigInt(text) };
@@ -50,6 +55,16 @@ function decodeString(raw: string, backslashEscapes: boolean): string | undefine
     } else result += char;
   }
   return result;
+}
+
+/** A number node the parser rounded (an integer beyond ±2^53 read as a JS number): its value is unknown. */
+export function isLossyNumber(node: AstNode): boolean {
+  return (
+    node.type === 'number' &&
+    typeof node.value === 'number' &&
+    Number.isInteger(node.value) &&
+    !Number.isSafeInteger(node.value)
+  );
 }
 
 /** SQL text (between quotes) for a string value: quotes doubled, backslashes escaped unless the mode forbids. */

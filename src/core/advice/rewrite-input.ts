@@ -1,5 +1,6 @@
 // The input and output of an exact rewrite (rewrites.ts and the rewrites it delegates to).
 
+import type { Flavor } from '../flavors/capabilities.js';
 import type { AstNode } from '../sql/ast.js';
 import type { ResolvedColumn } from '../rules/engine.js';
 import type { WrappedOperand } from '../sql/wrapping.js';
@@ -26,4 +27,6 @@ export interface RewriteInput {
   text: (node: AstNode) => string;
   /** The target's session sql_mode (zero-in-date values decide some date rewrites). */
   sqlMode?: string;
+  /** The target's flavor: date arithmetic outside 0001 … 9999 differs (MySQL '0000-00-00', MariaDB NULL). */
+  flavor?: Flavor;
 }

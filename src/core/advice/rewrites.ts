@@ -73,8 +73,14 @@ export function exactRewrite(input: RewriteInput, refusals: string[]): Rewrite |
     if ((wrapped.name === '+' || wrapped.name === '-') && isNode(right) && right.type === 'interval')
       return intervalShiftRewrite(input, node.left, right, wrapped.name === '-' ? -1 : 1, refusals);
     const left = node.left;
-    if (wrapped.name === '+' && isNode(left) && left.type === 'interval')
-      return intervalShiftRewrite(input, node.right, left, 1, refusals);
+    if (wrapped.name === '+' && isNode(left) && left.type === 'interval') {
+      // The servers' grammar reads `INTERVAL 1 DAY + d > x` as `INTERVAL 1 DAY + (d > x)` (NULL), not as
+      // the parser does: what the original means is not what the rewrite would keep.
+      refusals.push(
+        '`INTERVAL … + column` first: MySQL and MariaDB read the rest of the condition into the addition (`INTERVAL 1 DAY + (col > x)`, NULL), so the original does not compare what it seems to; write `column + INTERVAL …` instead.',
+      );
+      return undefined;
+    }
     return arithmeticRewrite(input, refusals);
   }
   if (wrapped.kind === 'cast' && wrapped.node.type === 'cast')
@@ -84,7 +90,7 @@ export function exactRewrite(input: RewriteInput, refusals: string[]): Rewrite |
       (wrapped.node.target as unknown[] | undefined)?.[0],
       refusals,
     );
-  if (wrapped.kind === 'coalesce') return coalesceRewrite(input);
+  if (wrapped.kind === 'coalesce') return coalesceRewrite(input, refusals);
   return undefined;
 }
 
@@ -118,8 +124,9 @@ function intervalRewrite(
   column: AstNode,
   operator: string,
   other: AstNode | null,
-  bounds: (value: Literal) => { start: string; next: string } | undefined,
+  bounds: (value: Literal) => { start: string; next: string | null } | undefined,
 ): AstNode | undefined {
+  // `next` is null for the last period (9999-12-31: the day after is out of range, ERROR 1525 as a literal).
   if (operator === 'BETWEEN') {
     const [low, high] = listItems(other).map((item) => literalOf(item));
     const from = low && bounds(low);
@@ -129,6 +136,7 @@ function intervalRewrite(
   const value = literalOf(other);
   const range = value && bounds(value);
   if (!range) return undefined;
+  if (range.next === null && (operator === '<=' || operator === '>')) return undefined;
   const table: Record<string, [string | null, string | null]> = {
     '=': [range.start, range.next],
     '<': [null, range.start],
@@ -148,9 +156,22 @@ function yearRewrite(input: RewriteInput, args: readonly AstNode[]): Rewrite | u
     if (value.kind !== 'integer' || value.value < 1000n || value.value > 9998n) return undefined;
     return { start: `${value.value}-01-01`, next: `${value.value + 1n}-01-01` };
   });
-  return replacement
-    ? { target: 'site', replacement, notes: temporalNotes(bare.column, 'YEAR()') }
-    : undefined;
+  if (!replacement) return undefined;
+  // YEAR('2024-00-01') = 2024, but '2024-00-01' < '2024-01-01': exact only where zero parts cannot be stored.
+  const zeroSafe = /NO_ZERO_IN_DATE/i.test(input.sqlMode ?? '');
+  return {
+    target: 'site',
+    replacement,
+    notes: [
+      ...temporalNotes(bare.column, 'YEAR()'),
+      ...(zeroSafe
+        ? []
+        : [
+            `Not equivalent for zero-in-date values: a stored 2024-00-01 or 2024-05-00 has YEAR() = 2024 but sorts before 2024-01-01 (or after the month's last day), and this sql_mode lacks NO_ZERO_IN_DATE, so such values can be stored.`,
+          ]),
+    ],
+    ...(zeroSafe ? {} : { equivalent: false }),
+  };
 }
 
 function dateRewrite(input: RewriteInput, args: readonly AstNode[]): Rewrite | undefined {
@@ -166,9 +187,12 @@ function dateRewrite(input: RewriteInput, args: readonly AstNode[]): Rewrite | u
   }
   const replacement = intervalRewrite(bare.node, input.operator, input.other, (value) => {
     const date = value.kind === 'string' ? parseDate(value.value) : undefined;
-    return date
-      ? { start: value.kind === 'string' ? value.value.trim() : '', next: nextDay(date) }
-      : undefined;
+    if (!date) return undefined;
+    const next = nextDay(date);
+    return {
+      start: value.kind === 'string' ? value.value.trim() : '',
+      next: next.startsWith('10000') ? null : next,
+    };
   });
   return replacement
     ? { target: 'site', replacement, notes: temporalNotes(bare.column, 'DATE()') }
@@ -324,7 +348,9 @@ function arithmeticRewrite(input: RewriteInput, refusals: string[]): Rewrite | u
   return { target: 'site', replacement, notes, equivalent: solved.errors.length === 0 };
 }
 
-function coalesceRewrite(input: RewriteInput): Rewrite | undefined {
+function coalesceRewrite(input: RewriteInput, refusals: string[]): Rewrite | undefined {
+  // ISNULL() takes one argument in MySQL and MariaDB (ISNULL(x, v) is ERROR 1582): never rewritten.
+  if (!['IFNULL', 'COALESCE', 'NVL'].includes(input.wrapped.name)) return undefined;
   const args = functionArgs(input.wrapped.node);
   const bare = bareColumn(input, args);
   if (!bare || args.length !== 2 || input.operator !== '=') return undefined;
@@ -332,6 +358,19 @@ function coalesceRewrite(input: RewriteInput): Rewrite | undefined {
   const value = literalOf(input.other, input.backslashEscapes);
   if (!fallback || !value || fallback.kind !== value.kind) return undefined;
   if (fallback.kind === 'decimal') return undefined;
+  // IFNULL(col, v) has the type of both arguments: a number with a string column (or a string with a
+  // number or date column) makes the original compare as a string where the rewrite compares numbers
+  // or dates: IFNULL(int_col, '05') = '05' never matches 5, int_col = '05' does.
+  const info = bare.column.info;
+  const numericColumn =
+    info !== null && (isIntegerColumn(info) || /^(decimal|numeric|float|double|real)$/i.test(info.dataType));
+  const sameKind = fallback.kind === 'integer' ? numericColumn : info !== null && isStringColumn(info);
+  if (!sameKind) {
+    refusals.push(
+      `${input.wrapped.name}() mixes ${bare.column.column}'s type with a ${fallback.kind === 'integer' ? 'number' : 'string'}, so it compares differently from ${bare.column.column} itself; not rewritten.`,
+    );
+    return undefined;
+  }
   const same =
     fallback.kind === 'integer' && value.kind === 'integer'
       ? fallback.value === value.value
@@ -434,7 +473,13 @@ function castToCharRewrite(
   const length = typeof target.length === 'number' ? target.length : undefined;
   const value = literalOf(input.other, input.backslashEscapes);
   if (value?.kind !== 'string') return undefined;
-  if (!/^-?(0|[1-9]\d*)$/.test(value.value)) {
+  if (/\bzerofill\b/i.test(info.columnType)) {
+    refusals.push(
+      `${column.column} is ZEROFILL: CAST(${column.column} AS CHAR) is the zero-padded text ('000005'), so it equals '${value.value}' for other values than ${column.column} = ${value.value} does. Not rewritten.`,
+    );
+    return undefined;
+  }
+  if (!/^(0|-?[1-9]\d*)$/.test(value.value)) {
     refusals.push(
       `'${value.value}' is not the canonical text of an integer, so CAST(${column.column} AS CHAR) never equals it; ${column.column} = '${value.value}' would compare numerically and match. Not rewritten.`,
     );

@@ -13,6 +13,7 @@ import type { AstNode } from '../sql/ast.js';
 import type { ColumnInfo } from '../model/schema.js';
 import { isIntegerColumn, isUnsigned } from './column-types.js';
 import { DIV_PRECISION_INCREMENT } from './generated-type.js';
+import { isLossyNumber } from './literals.js';
 
 /** An exact rational n/d, d > 0. */
 interface Q {
@@ -51,7 +52,7 @@ export function literalQ(node: unknown): Q | undefined {
     const inner = literalQ(node.expr);
     return inner && q(-inner.n, inner.d);
   }
-  if (node.type !== 'number') return undefined;
+  if ((node.type !== 'number' && node.type !== 'bigint') || isLossyNumber(node)) return undefined;
   const match = /^(-?)(\d+)(?:\.(\d*))?$/.exec(String(node.value));
   if (!match) return undefined;
   const decimals = match[3] ?? '';
@@ -109,13 +110,11 @@ function linearOf(node: unknown, context: SolveContext, unsignedColumn: boolean)
   if (node === context.column)
     return { m: q(1n), c: q(0n), integer: context.integerColumn, unsigned: unsignedColumn };
   const constant = literalQ(node);
-  if (constant)
-    return {
-      m: q(0n),
-      c: constant,
-      integer: constant.d === 1n && !/\./.test(String(node.value ?? '')),
-      unsigned: false,
-    };
+  if (constant) {
+    // An integer literal is BIGINT up to 2^63 - 1, BIGINT UNSIGNED up to 2^64 - 1, DECIMAL beyond.
+    const integer = constant.d === 1n && !/\./.test(String(node.value ?? '')) && cmp(constant, U64_MAX) <= 0;
+    return { m: q(0n), c: constant, integer, unsigned: integer && cmp(constant, I64_MAX) > 0 };
+  }
   let result: Linear | undefined;
   if (node.type === 'unary_expr' && node.operator === '-') {
     const inner = linearOf(node.expr, context, unsignedColumn);
@@ -281,6 +280,17 @@ export function solveLinear(
     }
     case 'IN':
     case 'NOT IN': {
+      // A list mixing integers and decimals is compared in DOUBLE when a value is beyond 2^53 (measured on
+      // both servers: bu + 0 IN (9223372036854775808, -1, 9.99) matches 9223372036854775807 too), while
+      // the rewritten list, without the dropped decimals, compares exactly.
+      const beyond = (value: Q): boolean => cmp(value, q(2n ** 53n)) > 0 || cmp(value, q(-(2n ** 53n))) < 0;
+      const decimals = values.filter((value) => /\./.test(text(value))).length;
+      if ((constants as Q[]).some(beyond) && decimals > 0 && decimals < values.length) {
+        reasons.push(
+          'The list mixes decimals with integers beyond 2^53, which the server compares as DOUBLE (inexactly); not rewritten.',
+        );
+        return undefined;
+      }
       const kept = solutions.filter((solution) => solution.onGrid);
       dropped = solutions.length - kept.length;
       if (kept.length === 0) {
