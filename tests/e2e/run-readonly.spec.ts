@@ -109,8 +109,9 @@ test.describe('Run (read-only) against MySQL', () => {
     await page.screenshot({ path: 'docs/screenshots/run-cancel.png' });
     const cancelled = Date.now();
     await page.getByTestId('run-cancel').click();
-    await expect(page.getByTestId('run-error')).toContainText('Cancelled', { timeout: 10_000 });
-    expect(Date.now() - cancelled).toBeLessThan(5000);
+    // A third of the 60 s limit an uncancelled query runs for (a loaded machine needs seconds).
+    await expect(page.getByTestId('run-error')).toContainText('Cancelled', { timeout: 20_000 });
+    expect(Date.now() - cancelled).toBeLessThan(20_000);
     await expect(page.getByTestId('run-cancel')).toHaveCount(0);
     await expect.poll(() => runningOnServer('e2e_cancelled')).toBe(0);
   });

@@ -217,6 +217,18 @@ test('100,000 classes: the table keeps a window of rows in the DOM and scrolls t
       cpu: value('ThreadTime'),
     };
   };
+  // This machine's yardstick, on the same clock: the main thread's CPU time for one sort of 100k
+  // names (what a table that re-sorted the classes on every frame would add to each frame), the
+  // least of three.
+  let sortCpuMs = Number.POSITIVE_INFINITY;
+  for (let round = 0; round < 3; round++) {
+    const sortBefore = await busy();
+    await page.evaluate(() => {
+      const names = Array.from({ length: 100_000 }, (_, n) => `t_${(n * 7919) % 100_000}`);
+      return names.sort((x, y) => x.localeCompare(y)).length;
+    });
+    sortCpuMs = Math.min(sortCpuMs, Math.round(((await busy()).cpu - sortBefore.cpu) * 1000));
+  }
   const idle = await timeFrames(false);
   const before = await busy();
   const frames = await timeFrames(true);
@@ -225,11 +237,13 @@ test('100,000 classes: the table keeps a window of rows in the DOM and scrolls t
     Math.round(((after[key] - before[key]) * 1000) / 40);
   expect(await rows.count()).toBeLessThan(80);
   const endStart = Date.now();
+  const endBefore = await busy();
   await scroller.evaluate((element) => {
     element.scrollTop = element.scrollHeight;
   });
   await expect(page.locator('[data-testid=top-class][aria-rowindex="100000"]')).toBeVisible();
   const endMs = Date.now() - endStart;
+  const endCpuMs = Math.round(((await busy()).cpu - endBefore.cpu) * 1000);
   expect(await rows.count()).toBeLessThan(80);
 
   // Keyboard End selects the last class; Home goes back.
@@ -265,17 +279,21 @@ test('100,000 classes: the table keeps a window of rows in the DOM and scrolls t
       layout: perFrame('layout'),
     },
     scrollToEndMs: endMs,
+    scrollToEndMainThreadMs: endCpuMs,
+    sortOf100kMainThreadMs: sortCpuMs,
     filterMs,
   };
   testInfo.annotations.push({ type: 'measured', description: JSON.stringify(measured) });
   console.log(`top-queries 100k: ${JSON.stringify(measured)}`);
-  // Bounds for a loaded 2-core CI machine; the numbers above are the measurement. Wall times
-  // stretch with the machine's load, so the bound is on the renderer main thread's CPU time
-  // (Chrome's ThreadTime) per frame. Each measured frame jumps 2,500 rows, so it builds a whole
-  // new window of rows (the worst case; a wheel scroll reuses most rows). Rendering all 100k rows
-  // would take seconds per frame; measured 21-37 ms here on the loaded 2-core build machine.
-  expect(endMs).toBeLessThan(2000);
-  expect(measured.mainThreadPerScrollFrameMs.cpu).toBeLessThan(100);
+  // The numbers above are the measurement. Wall times stretch with the machine's load, so the bounds
+  // are on the renderer main thread's CPU time (Chrome's ThreadTime), and per frame it is measured
+  // against this machine's own yardstick (sortCpuMs), not a fixed number of ms that a slower CPU
+  // would exceed. Each measured frame jumps 2,500 rows, so it builds a whole new window of rows (the
+  // worst case; a wheel scroll reuses most rows). Under load 15 here: 10 ms per frame, 39 ms for the
+  // sort. Rendering all 100k rows takes seconds per frame.
+  expect(endMs).toBeLessThan(15_000);
+  expect(endCpuMs).toBeLessThan(1000);
+  expect(measured.mainThreadPerScrollFrameMs.cpu).toBeLessThan(2 * sortCpuMs);
 });
 
 test.describe('against MySQL 8.0.33', () => {
