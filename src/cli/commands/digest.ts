@@ -14,7 +14,6 @@ import { parseCommonArgs } from '../args.js';
 import { runAsJob } from '../job.js';
 import { formatDigestText, writeDigestJson } from '../format.js';
 import { UsageError, type CliCommand, type CliIo } from '../io.js';
-import { recordWindow } from '../connections.js';
 import { captureFromDigest } from '../../core/history/index.js';
 
 export const usage = `Usage: sargable digest [options] FILE... | -
@@ -148,6 +147,7 @@ export const run: CliCommand = async (argv, io) => {
   if (record) {
     const label =
       positionals[0] === '-' ? 'standard input' : positionals.map((file) => path.basename(file)).join(', ');
+    const { recordWindow } = await import('../connections.js');
     await recordWindow(io, captureFromDigest(digested, 'file', label, new Date()), {
       profile: null,
       server: null,
