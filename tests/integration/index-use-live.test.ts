@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { servedSql, type AnalysisReport } from '../../src/core/model/report.js';
 import { liveStatementAnalysis, runLiveAnalysis } from '../../src/main/services/analysis.js';
 import { loadSchema } from '../../src/main/services/schema.js';
+import { sampleSelectivity } from '../../src/main/services/selectivity.js';
 import { detectServerInfo } from '../../src/main/services/server-info.js';
 import { splitStatements } from '../../src/core/sql/split.js';
 import { testServers, withScratchDatabase } from '../support/db.js';
@@ -118,6 +119,47 @@ describe.each(testServers())('index use on live data: $flavor', ({ flavor, url }
       }
     });
   }, 120_000);
+
+  it('a predicate the server refuses costs only the index-use check, not the table numbers', async () => {
+    await withScratchDatabase(url, async (db, database) => {
+      for (const statement of SETUP) await db.query(statement);
+      const server = { ...(await detectServerInfo(db)), database };
+      const skips: string[] = [];
+      const [sample] = await sampleSelectivity(
+        db,
+        server,
+        database,
+        [
+          {
+            table: 'items',
+            columns: ['d'],
+            expressions: [],
+            reads: ['d', 'c'],
+            predicates: [
+              { key: 'predicate:c>=400', sql: '(c >= 400)' },
+              // Not among the sampled columns: the server answers "Unknown column".
+              { key: 'predicate:flag=1', sql: '(flag = 1)' },
+            ],
+          },
+        ],
+        { onSkip: (skip) => skips.push(`${skip.expression}: ${skip.reason}`) },
+      );
+      expect(sample?.distinct['column:d']).toBe(50);
+      expect(sample?.matching).toBeUndefined();
+      expect(skips).toEqual(['(c >= 400), (flag = 1): the server refused it']);
+      // Canary: the same request without the bad predicate counts the rows it matches.
+      const [good] = await sampleSelectivity(db, server, database, [
+        {
+          table: 'items',
+          columns: ['d'],
+          expressions: [],
+          reads: ['d', 'c'],
+          predicates: [{ key: 'predicate:c>=400', sql: '(c >= 400)' }],
+        },
+      ]);
+      expect(good?.matching).toEqual({ 'predicate:c>=400': 1_800 });
+    });
+  }, 60_000);
 
   it('the streamed live analysis withdraws the same way', async () => {
     await withScratchDatabase(url, async (db, database) => {

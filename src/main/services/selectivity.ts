@@ -164,21 +164,50 @@ export async function sampleSelectivity(
     // keeps n rows in a priority queue while it scans; a RAND() < p filter with p from TABLE_ROWS, an
     // estimate, would stop early on an underestimate and see only the first part of the table again).
     const keep = tableRows === null || tableRows > limit;
-    const select = `SELECT ${[
-      'COUNT(*) AS sampled',
-      ...missing.map((measure, index) => `COUNT(DISTINCT ${measure.sql}) AS d${index}`),
-      ...predicates.map(
-        (predicate, index) => `SUM(CASE WHEN (${predicate.sql}) THEN 1 ELSE 0 END) AS m${index}`,
-      ),
-    ].join(', ')} FROM (SELECT ${request.reads.map(quote).join(', ')} FROM ${quote(database)}.${quote(
-      request.table,
-    )}${keep ? ' ORDER BY RAND()' : ''} LIMIT ${limit}) AS sargable_sample`;
-    const sql = serverTimeLimitedSelect(select, server, timeoutMs);
-    try {
-      const rows = await boundedQuery<RowDataPacket[]>(connection, sql, {
+    const sampleSql = (counted: readonly { key: string; sql: string }[]) =>
+      serverTimeLimitedSelect(
+        `SELECT ${[
+          'COUNT(*) AS sampled',
+          ...missing.map((measure, index) => `COUNT(DISTINCT ${measure.sql}) AS d${index}`),
+          ...counted.map(
+            (predicate, index) => `SUM(CASE WHEN (${predicate.sql}) THEN 1 ELSE 0 END) AS m${index}`,
+          ),
+        ].join(', ')} FROM (SELECT ${request.reads.map(quote).join(', ')} FROM ${quote(database)}.${quote(
+          request.table,
+        )}${keep ? ' ORDER BY RAND()' : ''} LIMIT ${limit}) AS sargable_sample`,
+        server,
+        timeoutMs,
+      );
+    const run = (sql: string) =>
+      boundedQuery<RowDataPacket[]>(connection, sql, {
         timeoutMs: timeoutMs + 1_000,
         ...(options.killQuery ? { killQuery: options.killQuery } : {}),
       });
+    try {
+      let rows: RowDataPacket[];
+      try {
+        rows = await run(sampleSql(predicates));
+      } catch (error) {
+        // A predicate the server refuses costs only the index-use check, not the table's numbers.
+        const errno = (error as { errno?: number }).errno;
+        const refused = !(error instanceof AdvisorError) && ![3024, 1969, 1317].includes(errno ?? 0);
+        if (predicates.length === 0 || !refused) throw error;
+        skip(request.table, predicates.map((predicate) => predicate.sql).join(', '), 'the server refused it');
+        predicates.length = 0;
+        if (missing.length === 0) {
+          const count = tableRows ?? 0;
+          samples.push({
+            table: request.table,
+            sampledRows: count,
+            limit: count,
+            distinct,
+            basis,
+            tableRows,
+          });
+          continue;
+        }
+        rows = await run(sampleSql(predicates));
+      }
       const row = rows[0];
       if (!row) continue;
       const sampled = Number(row.sampled);
