@@ -83,7 +83,7 @@ export async function loadSchemaGroup(db: Connection, schema: DetectionSchema): 
   return refused;
 }
 
-/** Errors that are a sql_mode pitfall (a value or DEFAULT the server refuses), the positive label. */
+/** Errors that are a sql_mode pitfall (a value, DEFAULT or GROUP BY the server refuses): the positive label. */
 export const SQL_MODE_ERRORS = new Set([
   1048, // column cannot be null
   1067, // invalid default value
@@ -94,6 +94,7 @@ export const SQL_MODE_ERRORS = new Set([
   1365, // division by 0
   1366, // incorrect integer value
   1406, // data too long
+  1055, // not in GROUP BY (ONLY_FULL_GROUP_BY)
 ]);
 
 export type ServerVerdict = { valid: false; error: string } | { valid: true; refusedWith?: number };
@@ -106,7 +107,7 @@ function errorOf(error: unknown): { errno: number; text: string } {
 /**
  * The server's verdict on a case. Ordinary cases: PREPARE (parsed and resolved, never run) must
  * succeed. `server` cases run for real under the server's default sql_mode, DML inside a transaction
- * that is rolled back (the caller gives DDL a throwaway database): a sql_mode error is the positive
+ * that is rolled back (the caller gives DDL a throwaway database), SELECTs only prepared: a sql_mode error is the positive
  * label, success the negative one, any other error makes the statement no case.
  */
 export async function serverVerdict(db: Connection, entry: DetectionCase): Promise<ServerVerdict> {
@@ -120,7 +121,14 @@ export async function serverVerdict(db: Connection, entry: DetectionCase): Promi
     }
   }
   const dml = /^\s*(INSERT|REPLACE|UPDATE|DELETE)\b/i.test(entry.sql);
+  // A SELECT's sql_mode error (ONLY_FULL_GROUP_BY) is raised by PREPARE: nothing needs to run.
+  const select = /^\s*(SELECT|WITH|\()/i.test(entry.sql);
   try {
+    if (select) {
+      await db.query('PREPARE sargable_detection_case FROM ?', [entry.sql]);
+      await db.query('DEALLOCATE PREPARE sargable_detection_case');
+      return { valid: true };
+    }
     if (dml) await db.query('START TRANSACTION');
     await db.query(entry.sql);
     return { valid: true };

@@ -21,6 +21,9 @@
  *   expand to the table's columns (unknown definition: not checked), numbered as the server numbers
  *   them; an ordinal counts the expanded list (`SELECT * … GROUP BY 1` groups the first column).
  *   tests/integration/only-full-group-by.test.ts has both servers judge every fixture.
+ * - A derived table `(SELECT … FROM one_table) alias` has that table's columns (and, unrenamed, its
+ *   keys) on MySQL, which carries dependence through it; a more complex one is an unknown definition.
+ *   MariaDB 10.11 accepts non-grouped derived-table columns, so they are not checked there.
  * - HAVING is not checked: a non-grouped column there is ERROR 1054 (unknown column) on both servers.
  */
 
@@ -38,6 +41,56 @@ interface FromTable {
   /** The join this table is the right side of (`INNER JOIN`, `LEFT JOIN` …), null for the first/comma. */
   join: string | null;
   on: unknown;
+  /** A derived table `(SELECT …) alias`: its columns are the subquery's select list. */
+  derived: boolean;
+}
+
+/** The subquery of a FROM item `(SELECT …) alias`, else null. */
+function derivedSelect(item: AstNode): AstNode | null {
+  const sub = isNode(item.expr) && isNode(item.expr.ast) ? item.expr.ast : null;
+  return sub && sub.type === 'select' && typeof item.as === 'string' && item.as ? sub : null;
+}
+
+/**
+ * The columns (and keys) of a derived table, for the simple shape whose dependence MySQL carries
+ * through: one base table, no join, grouping, DISTINCT, LIMIT, UNION or window; the select list `*`
+ * or plain columns (renamed ones lose their key). Anything else: undefined (not checked), since the
+ * server may derive dependencies this rule does not follow.
+ */
+function derivedTable(
+  sub: AstNode,
+  alias: string,
+  schema: Parameters<typeof findTable>[0],
+  database: string | null,
+): TableInfo | undefined {
+  if (sub._next || sub.distinct || sub.groupby || sub.having || sub.limit || sub.window || sub.with)
+    return undefined;
+  const [base, ...others] = Array.isArray(sub.from) ? sub.from.filter(isNode) : [];
+  if (!base || others.length > 0 || typeof base.table !== 'string') return undefined;
+  const table = findTable(schema, base.table, typeof base.db === 'string' ? base.db : database);
+  if (!table) return undefined;
+  const items = Array.isArray(sub.columns) ? sub.columns.filter(isNode) : [];
+  const columns: TableInfo['columns'] = [];
+  const kept = new Set<string>();
+  for (const item of items) {
+    const expr = isNode(item.expr) ? item.expr : undefined;
+    if (!expr || expr.type !== 'column_ref' || hasAggregate(expr)) return undefined;
+    const name = columnName(expr);
+    if (name === '*') {
+      columns.push(...table.columns);
+      for (const column of table.columns) kept.add(column.name.toLowerCase());
+      continue;
+    }
+    const info = name ? findColumn(table, name) : undefined;
+    if (!info) return undefined;
+    const as = typeof item.as === 'string' && item.as ? item.as : info.name;
+    columns.push({ ...info, name: as });
+    if (as.toLowerCase() === info.name.toLowerCase()) kept.add(as.toLowerCase());
+  }
+  const indexes = table.indexes.filter((index) =>
+    index.parts.every((part) => part.column !== null && kept.has(part.column.toLowerCase())),
+  );
+  return { ...table, schema: null, name: alias, columns, indexes, kind: 'view' };
 }
 
 interface Ref {
@@ -205,8 +258,19 @@ export const rule = defineRule({
 
     const from: FromTable[] = (Array.isArray(ast.from) ? ast.from : [])
       .filter(isNode)
-      .filter((item) => typeof item.table === 'string')
+      .filter((item) => typeof item.table === 'string' || derivedSelect(item) !== null)
       .map((item) => {
+        const derived = derivedSelect(item);
+        if (derived)
+          return {
+            name: String(item.as),
+            alias: String(item.as),
+            db: null,
+            info: derivedTable(derived, String(item.as), context.schema, database),
+            join: typeof item.join === 'string' ? item.join.toUpperCase() : null,
+            on: item.on,
+            derived: true,
+          };
         const db = typeof item.db === 'string' ? item.db : null;
         const name = String(item.table);
         return {
@@ -216,6 +280,7 @@ export const rule = defineRule({
           info: findTable(context.schema, name, db ?? database),
           join: typeof item.join === 'string' ? item.join.toUpperCase() : null,
           on: item.on,
+          derived: false,
         };
       });
     const tableOf = (ref: Ref): FromTable | undefined => {
@@ -356,7 +421,7 @@ export const rule = defineRule({
       if (!table) return ref.column;
       const db = table.db ?? database;
       const column = (table.info && findColumn(table.info, ref.column)?.name) ?? ref.column;
-      return `${db ? `${db}.` : ''}${table.info?.name ?? table.name}.${column}`;
+      return `${db && !table.derived ? `${db}.` : ''}${table.info?.name ?? table.name}.${column}`;
     };
     const reported = new Set<string>();
     const check = (
@@ -368,6 +433,8 @@ export const rule = defineRule({
       if (groupBy && groupTexts.has(normalize(context.textOf(expression)))) return;
       for (const ref of refs) {
         if (groupBy && (isGrouped(ref) || dependent(ref))) continue;
+        // MariaDB 10.11 does not check a derived table's columns under ONLY_FULL_GROUP_BY (accepted).
+        if (context.flavor === 'mariadb' && tableOf(ref)?.derived) continue;
         const column = qualifiedName(ref);
         if (reported.has(column)) continue;
         reported.add(column);
