@@ -24,6 +24,7 @@ import {
   functionsIn,
   generatedKeyPrefix,
   indexExpressionText,
+  indexesVirtualColumns,
   isUnsignedInteger,
   jsonShape,
   JSON_CHAR_LENGTH,
@@ -268,7 +269,14 @@ export function adviseWrapped(input: WrappedAdviceInput): Advice {
       ? decimalLiteralQuery(input, other)
       : undefined;
 
-  if (caps.functionalIndexes && !unmatched) {
+  // MySQL indexes a VIRTUAL column (functional key parts are hidden ones) only in InnoDB: elsewhere the
+  // generated column is STORED and there is no functional index (ERROR 1478).
+  const virtualIndexed = indexesVirtualColumns(table, flavor);
+  if (caps.functionalIndexes && !virtualIndexed)
+    notes.push(
+      `No functional index: ${table.name} is ${table.engine}, and MySQL indexes a functional key part (a hidden VIRTUAL column) only in InnoDB (ERROR 1478); an indexed STORED generated column works there.`,
+    );
+  if (caps.functionalIndexes && !unmatched && virtualIndexed) {
     const parts: ProposedPart[] = [
       ...equalityColumns.map((name) => ({ column: name })),
       { expression: keyExpression },
@@ -308,6 +316,8 @@ export function adviseWrapped(input: WrappedAdviceInput): Advice {
         ],
       });
     }
+  } else if (caps.functionalIndexes && !virtualIndexed) {
+    // Said above.
   } else if (caps.functionalIndexes && !joinOrLike) {
     notes.push(
       `A functional index is not used for a CONCAT() with a string constant on ${flavorName(flavor)}: index a generated column and name it in the query.`,
@@ -334,11 +344,18 @@ export function adviseWrapped(input: WrappedAdviceInput): Advice {
         `idx_${table.name}_${columnName}`,
         table.indexes.map((index) => index.name),
       );
+      const storage = virtualIndexed ? 'VIRTUAL' : 'STORED';
+      // MariaDB has no ->> operator (ERROR 1064 on 10.11): the column declares JSON_UNQUOTE(JSON_EXTRACT(…)).
+      const arrow = wrapped.node;
+      const declaredExpression =
+        flavor === 'mariadb' && arrow.type === 'binary_expr' && arrow.operator === '->>' && isNode(arrow.left)
+          ? `JSON_UNQUOTE(JSON_EXTRACT(${indexExpressionText(input.sql, arrow.left, flavor)}, ${indexExpressionText(input.sql, arrow.right as AstNode, flavor)}))`
+          : expression;
       const suggestion: Suggestion = {
         kind: 'generated-column',
         equivalent: true,
         ddl: [
-          `ALTER TABLE ${quoteIdentifier(table.name)} ADD COLUMN ${quoteIdentifier(columnName)} ${type.sql} GENERATED ALWAYS AS (${flavor === 'mariadb' && type.mariadbExpression ? type.mariadbExpression(expression) : expression}) VIRTUAL, ADD INDEX ${quoteIdentifier(indexName)} (${keyPartsSql(parts)});`,
+          `ALTER TABLE ${quoteIdentifier(table.name)} ADD COLUMN ${quoteIdentifier(columnName)} ${type.sql} GENERATED ALWAYS AS (${flavor === 'mariadb' && type.mariadbExpression ? type.mariadbExpression(declaredExpression) : declaredExpression}) ${storage}, ADD INDEX ${quoteIdentifier(indexName)} (${keyPartsSql(parts)});`,
         ],
         indexName,
         notes: [],
@@ -378,7 +395,9 @@ export function adviseWrapped(input: WrappedAdviceInput): Advice {
           "The column declares the expression's collation: with another collation the server could substitute it and return different rows.",
         );
       suggestion.notes.push(
-        'A VIRTUAL column stores nothing in the rows; only the index takes space.',
+        virtualIndexed
+          ? 'A VIRTUAL column stores nothing in the rows; only the index takes space.'
+          : `STORED because ${table.name} is ${table.engine}: MySQL indexes VIRTUAL columns only in InnoDB (ERROR 1478). Adding it rewrites the table and stores the value in every row.`,
         ...expressionNotes,
       );
       suggestions.push(suggestion);

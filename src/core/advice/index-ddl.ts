@@ -152,6 +152,16 @@ export function expressionIndexBlockers(
       `${list} ${unknown.length > 1 ? 'are not built-in functions' : 'is not a built-in function'} of ${flavor === 'mariadb' ? 'MariaDB' : 'MySQL'}${elsewhere.length ? ` (${elsewhere.map((name) => `${name}()`).join(', ')} exists on ${flavor === 'mariadb' ? 'MySQL' : 'MariaDB'})` : ''}: the query itself fails with ERROR 1305 unless a stored function has that name, and an index expression may not call a stored function (MySQL 3763, MariaDB 1901).${unknown.includes('NVL') || unknown.includes('ISNULL') ? ' Use IFNULL(x, v) or COALESCE(x, v).' : ''}`,
     );
   }
+  const aggregates = [...functionsIn(expression).names].filter((name) => AGGREGATE_FUNCTIONS.has(name));
+  if (aggregates.length > 0)
+    reasons.push(
+      `${aggregates.map((name) => `${name}()`).join(', ')} ${aggregates.length > 1 ? 'are' : 'is an'} aggregate function${aggregates.length > 1 ? 's' : ''} of the grouped rows, not a value of one row: no index can hold it (ERROR 1111 "Invalid use of group function").`,
+    );
+  const top = expression.type === 'function' ? functionName(expression) : undefined;
+  if (top && (JSON_RESULT_FUNCTIONS.has(top) || GEOMETRY_RESULT.test(top)))
+    reasons.push(
+      `${top}() returns a ${JSON_RESULT_FUNCTIONS.has(top) ? 'JSON' : 'GEOMETRY'} value, and neither a functional index (MySQL ERROR 3757) nor a B-tree index on such a column can hold it; index a scalar extracted from it (CAST(… AS CHAR(n)) or a number).`,
+    );
   const autoIncrement = columns.filter((column) => column.autoIncrement);
   if (autoIncrement.length > 0)
     reasons.push(
@@ -166,6 +176,59 @@ export function expressionIndexBlockers(
       `MariaDB does not index a generated column over a subtraction with the UNSIGNED integer column ${unsignedMinus} (ERROR 1901: the result depends on the session's NO_UNSIGNED_SUBTRACTION sql_mode). CAST does not help (CAST(… AS SIGNED) - x is refused too); compare the bare column instead where the query allows it.`,
     );
   return reasons;
+}
+
+/** Aggregate functions: a value of the grouped rows, never of one row (ERROR 1111 in an index). */
+export const AGGREGATE_FUNCTIONS = new Set([
+  'AVG',
+  'BIT_AND',
+  'BIT_OR',
+  'BIT_XOR',
+  'COUNT',
+  'GROUP_CONCAT',
+  'GROUPING',
+  'JSON_ARRAYAGG',
+  'JSON_OBJECTAGG',
+  'MAX',
+  'MIN',
+  'STD',
+  'STDDEV',
+  'STDDEV_POP',
+  'STDDEV_SAMP',
+  'SUM',
+  'VAR_POP',
+  'VAR_SAMP',
+  'VARIANCE',
+]);
+
+/** Functions returning a JSON value (MySQL: "Cannot create a functional index on a function that returns a JSON or GEOMETRY value", 3757). */
+const JSON_RESULT_FUNCTIONS = new Set([
+  'JSON_ARRAY',
+  'JSON_OBJECT',
+  'JSON_MERGE',
+  'JSON_MERGE_PATCH',
+  'JSON_MERGE_PRESERVE',
+  'JSON_SET',
+  'JSON_INSERT',
+  'JSON_REPLACE',
+  'JSON_REMOVE',
+  'JSON_ARRAY_APPEND',
+  'JSON_ARRAY_INSERT',
+  'JSON_KEYS',
+  'JSON_SEARCH',
+]);
+/** Spatial constructors and functions returning a geometry. */
+const GEOMETRY_RESULT =
+  /^(POINT|LINESTRING|POLYGON|MULTIPOINT|MULTILINESTRING|MULTIPOLYGON|GEOMETRYCOLLECTION|ST_(GEOM|POINT|LINE|POLY|MPOINT|MLINE|MPOLY|GEOMCOLL|MULTI|BUFFER|CENTROID|CONVEXHULL|DIFFERENCE|ENVELOPE|INTERSECTION|SYMDIFFERENCE|UNION|STARTPOINT|ENDPOINT|EXTERIORRING|INTERIORRINGN|GEOMETRYN|POINTN|SIMPLIFY|VALIDATE|TRANSFORM|SWAPXY|POINTFROMGEOHASH|GEOMFROMGEOJSON|POINTATDISTANCE|LINEINTERPOLATEPOINT)\w*)$/;
+
+/**
+ * Whether the table's engine indexes VIRTUAL generated columns (and so MySQL's functional key parts,
+ * hidden virtual columns): MySQL only in InnoDB (MyISAM: ERROR 1478 "does not support the create
+ * option 'Index on virtual generated column'", measured on 8.0.33; a STORED column is indexed there);
+ * MariaDB also in MyISAM/Aria (measured on 10.11).
+ */
+export function indexesVirtualColumns(table: Pick<TableInfo, 'engine'>, flavor: Flavor): boolean {
+  return flavor === 'mariadb' || !table.engine || /^innodb$/i.test(table.engine);
 }
 
 /** Functions that return their string argument's type: over a TEXT/BLOB column they return TEXT/BLOB. */

@@ -16,8 +16,11 @@
 
 import { findColumn } from '../model/schema.js';
 import type { ServerInfo } from '../model/server-info.js';
+import { evaluationRisk } from '../advice/evaluation-risk.js';
+import { printSql } from '../sql/parse.js';
 import {
   checkFunctionalKeyParts,
+  indexesVirtualColumns,
   NONDETERMINISTIC_FUNCTIONS,
   quoteIdentifier,
   uniqueName,
@@ -76,7 +79,8 @@ export function designTable(
     );
     return plan;
   }
-  const functional = server.capabilities.functionalIndexes;
+  // MySQL keys a functional part on a hidden VIRTUAL column: InnoDB only (ERROR 1478 on MyISAM).
+  const functional = server.capabilities.functionalIndexes && indexesVirtualColumns(info, server.flavor);
   // MySQL substitutes an expression by an indexed generated column with the same expression (compared in
   // the server's stored form): the column is the key part then, and an index on it already serves.
   const substituted = (access.predicates.get(index) ?? []).map((predicate) => {
@@ -98,12 +102,27 @@ export function designTable(
     if (!predicate.expression) return true;
     if (!functional) {
       notes.push(
-        `${predicate.expression} wraps a column: ${server.flavor === 'mariadb' ? 'MariaDB' : 'this server'} has no functional key parts, so it stays out of the key (see the function-wrapped advice for an indexed generated column or a rewrite).`,
+        server.capabilities.functionalIndexes
+          ? `${predicate.expression} wraps a column: ${info.name} is ${info.engine}, and MySQL keys a functional part (a hidden VIRTUAL column) only in InnoDB tables (ERROR 1478), so it stays out of the key (see the function-wrapped advice for an indexed STORED generated column or a rewrite).`
+          : `${predicate.expression} wraps a column: ${server.flavor === 'mariadb' ? 'MariaDB' : 'this server'} has no functional key parts, so it stays out of the key (see the function-wrapped advice for an indexed generated column or a rewrite).`,
       );
       return false;
     }
     const upper = predicate.expression.toUpperCase();
     if ([...NONDETERMINISTIC_FUNCTIONS].some((name) => upper.includes(`${name}(`))) return false;
+    // Arithmetic that can fail on stored rows (ERROR 1690 / 1365) makes the DDL depend on the data: the
+    // function-wrapped advice checks the data first; the design leaves it out of the key.
+    const risk =
+      predicate.expressionNode &&
+      evaluationRisk(predicate.expressionNode, info.columns, server.sqlMode.session, (node) =>
+        printSql(node, server.flavor),
+      );
+    if (risk) {
+      notes.push(
+        `${predicate.expression} stays out of the key: computing it for every stored row can fail (${risk.overflow.length ? 'ERROR 1690, out of range' : 'ERROR 1365, division by 0'}); see the function-wrapped advice, which checks the data.`,
+      );
+      return false;
+    }
     return (
       checkFunctionalKeyParts({ kind: 'index', parts: [{ expression: predicate.expression }] }, server.flavor)
         .length === 0
