@@ -72,7 +72,9 @@ export function historyRowsFromTopClasses(
     totalSeconds: entry.totalSeconds,
     p95: entry.latency.p95,
     max: entry.latency.max,
-    lifetime: entry.latency.lifetime,
+    // The window's own p95 (MySQL histogram bucket deltas) is not "since first seen", and a
+    // missing one (MariaDB) is not either: only a stored p95 that is the digest's QUANTILE_95.
+    lifetime: entry.latency.lifetime && entry.latency.windowQuantiles !== true && entry.latency.p95 !== null,
     rowsExamined: entry.rowsExamined,
     rowsSent: entry.rowsSent,
     lockSeconds: entry.lockSeconds,
@@ -88,7 +90,8 @@ export function pointFromRow(
   row: Pick<
     HistoryClassRow,
     'count' | 'totalSeconds' | 'p95' | 'max' | 'rowsExamined' | 'firstSeen' | 'lastSeen'
-  >,
+  > &
+    Partial<Pick<HistoryClassRow, 'lifetime'>>,
 ): HistoryPoint {
   return {
     windowId,
@@ -96,6 +99,7 @@ export function pointFromRow(
     totalSeconds: row.totalSeconds,
     avgSeconds: row.count > 0 ? row.totalSeconds / row.count : null,
     p95: row.p95,
+    p95Lifetime: row.lifetime === true && row.p95 !== null,
     max: row.max,
     rowsExamined: row.rowsExamined,
     firstSeen: row.firstSeen,

@@ -80,7 +80,14 @@ export interface HistoryClassRow {
   totalSeconds: number;
   p95: number | null;
   max: number | null;
-  /** p95/max are since the digest was first seen (performance_schema), not the window's. */
+  /**
+   * `p95` is since the digest was first seen, not the window's: a performance_schema window
+   * whose p95 is the digest table's QUANTILE_95. False where p95 is the window's own (logs, and
+   * MySQL windows, whose p95 comes from the deltas of events_statements_histogram_by_digest's
+   * buckets) or null (MariaDB digests have no quantiles). Rows stored before this distinction
+   * marked every performance_schema window true. The `max` of a performance_schema window is
+   * always since the digest was first seen (MAX_TIMER_WAIT; no delta can window a maximum).
+   */
   lifetime: boolean;
   rowsExamined: number | null;
   rowsSent: number | null;
@@ -99,6 +106,8 @@ export interface HistoryPoint {
   /** totalSeconds / count (null when count is 0). */
   avgSeconds: number | null;
   p95: number | null;
+  /** `p95` is since the digest was first seen, not the window's (see HistoryClassRow.lifetime). */
+  p95Lifetime: boolean;
   max: number | null;
   rowsExamined: number | null;
   firstSeen: string | null;

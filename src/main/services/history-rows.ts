@@ -119,6 +119,7 @@ export function pointOf(row: Record<string, SqlValue>): HistoryPoint {
     totalSeconds: Number(row.total_s),
     p95: num(row.p95_s),
     max: num(row.max_s),
+    lifetime: Number(row.lifetime) === 1,
     rowsExamined: num(row.rows_examined),
     firstSeen: str(row.first_seen),
     lastSeen: str(row.last_seen),

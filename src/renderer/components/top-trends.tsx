@@ -195,6 +195,10 @@ export function ClassHistory({
         .filter((row): row is { window: HistoryWindow; point: HistoryPoint } => row.point !== null)
         .reverse()
     : [];
+  const p95Lifetime = rows.some((row) => row.point.p95Lifetime);
+  const maxLifetime = rows.some(
+    (row) => row.window.source === 'performance_schema' && row.point.max !== null,
+  );
   return (
     <section className="top__history" aria-label="History of this class" data-testid="top-class-history">
       <h4>History {reply && <TrendMarkers trend={reply} />}</h4>
@@ -207,10 +211,24 @@ export function ClassHistory({
               <th scope="col">Window</th>
               <th scope="col">Count</th>
               <th scope="col">Total</th>
-              <th scope="col">
-                95th{rows.some((row) => row.window.source === 'performance_schema') ? '*' : ''}
+              {/* Only a p95 that is the digest table's QUANTILE_95 is "since first seen": a MySQL
+                  window's p95 is its own (histogram bucket deltas), MariaDB's is absent. */}
+              <th
+                scope="col"
+                title={
+                  p95Lifetime
+                    ? '* 95th since the digest was first seen (performance_schema has no per-window quantiles for that window)'
+                    : undefined
+                }
+              >
+                95th{p95Lifetime ? '*' : ''}
               </th>
-              <th scope="col">Max</th>
+              <th
+                scope="col"
+                title={maxLifetime ? '* max of live windows is since the digest was first seen' : undefined}
+              >
+                Max{maxLifetime ? '*' : ''}
+              </th>
             </tr>
           </thead>
           <tbody>

@@ -222,6 +222,30 @@ describe('historyRowsFromTopClasses', () => {
       lifetime: true,
     });
   });
+  it('"since first seen" only for a p95 that is the digest table\'s: not a MySQL window\'s own, not a missing one', () => {
+    const quantile = historyRowsFromTopClasses([row], 'none')[0]!;
+    expect(quantile.lifetime).toBe(true);
+    expect(pointFromRow(1, quantile).p95Lifetime).toBe(true);
+    // MySQL: the window's p95 from histogram bucket deltas.
+    const windowed = historyRowsFromTopClasses(
+      [{ ...row, latency: { ...row.latency, windowQuantiles: true } }],
+      'none',
+    )[0]!;
+    expect(windowed).toMatchObject({ p95: 0.3, max: 0.4, lifetime: false });
+    expect(pointFromRow(1, windowed).p95Lifetime).toBe(false);
+    // MariaDB: no quantiles at all.
+    const none = historyRowsFromTopClasses(
+      [{ ...row, latency: { ...row.latency, p95: null, windowQuantiles: false } }],
+      'none',
+    )[0]!;
+    expect(none).toMatchObject({ p95: null, lifetime: false });
+    // Logs: every value is the window's.
+    const log = historyRowsFromTopClasses(
+      [{ ...row, latency: { ...row.latency, lifetime: false } }],
+      'none',
+    )[0]!;
+    expect(log.lifetime).toBe(false);
+  });
   it('placeholders falls back to the fingerprint when there is no normalized text (logs)', () => {
     const [stored] = historyRowsFromTopClasses([{ ...row, normalized: null }], 'placeholders');
     expect(stored!.sample).toBe('select * from t where a = ?');

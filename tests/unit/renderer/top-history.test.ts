@@ -42,13 +42,14 @@ function historyWindow(id: number): HistoryWindow {
   };
 }
 
-function point(windowId: number, count: number): HistoryPoint {
+function point(windowId: number, count: number, p95Lifetime = false): HistoryPoint {
   return {
     windowId,
     count,
     totalSeconds: count / 100,
     avgSeconds: 0.01,
     p95: 0.02,
+    p95Lifetime,
     max: 0.03,
     rowsExamined: count,
     firstSeen: null,
@@ -305,5 +306,26 @@ describe('trend views', () => {
     expect(table.getByTestId('top-history-marker-regressed').textContent).toBe('regressed ×3.2');
     const rows = table.getAllByTestId('top-class-history-row');
     expect(rows.map((row) => row.querySelectorAll('td')[1]!.textContent)).toEqual(['9', '4']);
+    // MySQL live windows: the p95 is the window's own (bucket deltas), the max since first seen.
+    const headers = () =>
+      [...document.querySelectorAll('.top__history-table th')].map((th) => th.textContent);
+    expect(headers()).toEqual(['Window', 'Count', 'Total', '95th', 'Max*']);
+    cleanup();
+    // A window whose p95 is the digest table's QUANTILE_95 is marked.
+    render(
+      createElement(ClassHistory, {
+        detail: {
+          classId: 'app/a',
+          reply: {
+            ...trend('app/a', [null, point(6, 4), point(7, 9, true)], { new: false, regressed: null }),
+            windows: [5, 6, 7].map(historyWindow),
+            schemas: [],
+            sample: null,
+          },
+        },
+        error: null,
+      }),
+    );
+    expect(headers()).toEqual(['Window', 'Count', 'Total', '95th*', 'Max*']);
   });
 });
