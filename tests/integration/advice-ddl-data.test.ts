@@ -83,11 +83,13 @@ const CASES = [
   "SELECT id FROM m WHERE DATE_FORMAT(created, '%Y-%m') = '2024-02'",
   "SELECT id FROM m WHERE CONCAT(s, '-', q) = '17-17'",
   "SELECT id FROM m WHERE s LIKE '%17'",
+  "SELECT id FROM m WHERE s = 'w10' OR q = 3",
   // Found on the MySQL manual's and MariaDB KB's examples, with their tables and edge rows: a MyISAM
   // table (STORED column, no functional index on MySQL), a JSON-valued expression, GROUPING(), a
   // division in the index design's key, ->> on MariaDB.
   "SELECT id FROM h WHERE DATE_FORMAT(c, '%Y-%m-%d') = '2024-01-02'",
   "SELECT id FROM h WHERE DATE(c) = '2024-01-02'",
+  'SELECT id FROM h WHERE quantity % 40 = 3',
   'SELECT COUNT(*) FROM h GROUP BY JSON_ARRAY(id, quantity)',
   'SELECT id FROM h WHERE retail / wholesale >= 1.3 AND quantity < 5',
   'SELECT year, SUM(profit) AS profit FROM sales GROUP BY year WITH ROLLUP ORDER BY GROUPING(year) DESC',
@@ -141,6 +143,7 @@ describe.each(testServers())('advice DDL on data with edge values: $flavor', ({ 
         const rejected: string[] = [];
         const notUsed: string[] = [];
         const withdrawn: string[] = [];
+        const kinds = new Set<string>();
         for (const sql of CASES) {
           const report = await runLiveAnalysis(db, sql, server, schema);
           const findings: Finding[] = report.statements.flatMap((statement) => statement.findings);
@@ -153,6 +156,9 @@ describe.each(testServers())('advice DDL on data with edge values: $flavor', ({ 
             for (const suggestion of finding.suggestions) {
               if (suggestion.ddl.length === 0) continue;
               counts.proposed++;
+              kinds.add(
+                `${suggestion.kind}${suggestion.kind === 'rewrite' ? ' + index' : ''}${/\bSTORED\b/.test(suggestion.ddl.join(' ')) ? ' (STORED)' : ''}${/REVERSE\(/i.test(suggestion.ddl.join(' ')) ? ' (REVERSE)' : ''}${/\(\d+\)[,)]/.test(suggestion.ddl.join(' ')) && suggestion.kind === 'index' ? ' (prefix)' : ''}`,
+              );
               const advised = servedSql(finding, suggestion) ?? sql;
               const touched = [...new Set(suggestion.ddl.map(alteredTable).filter((t): t is string => !!t))];
               try {
@@ -183,10 +189,26 @@ describe.each(testServers())('advice DDL on data with edge values: $flavor', ({ 
               }
             }
         }
-        console.log(`advice DDL on edge data (${flavor}): ${JSON.stringify(counts)}`);
+        console.log(
+          `advice DDL on edge data (${flavor}): ${JSON.stringify(counts)}; kinds: ${[...kinds].sort().join(', ')}`,
+        );
         expect(rejected, rejected.join('\n')).toEqual([]);
         expect(notUsed, notUsed.join('\n')).toEqual([]);
         expect(counts.accepted).toBeGreaterThan(5);
+        // Every suggestion kind was proposed and applied here (a kind that silently disappears fails this).
+        expect([...kinds].sort()).toEqual(
+          expect.arrayContaining([
+            'generated-column',
+            'index',
+            'index (prefix)',
+            'rewrite + index',
+            ...(flavor === 'mysql' ? ['functional-index', 'generated-column (STORED)'] : []),
+          ]),
+        );
+        expect(
+          [...kinds].some((kind) => /REVERSE/.test(kind)),
+          [...kinds].join(', '),
+        ).toBe(true);
         // The expressions that fail on this data were withdrawn with the reason (MariaDB refuses u - d
         // and has no functional index for ORDER BY 1 - id's AUTO_INCREMENT column either way).
         expect(withdrawn.join('\n')).toMatch(/q \/ d|MOD\(q, d\)/);
