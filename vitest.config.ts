@@ -8,6 +8,7 @@ export default defineConfig({
           name: 'unit',
           include: ['tests/unit/**/*.test.ts'],
           environment: 'node',
+          setupFiles: ['tests/support/unit-setup.ts'],
           // The property and corpus tests take 1–4 s alone and several times that on a busy machine.
           testTimeout: 30_000,
         },

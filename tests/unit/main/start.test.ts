@@ -7,11 +7,15 @@ import { beforeAll, expect, it } from 'vitest';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
+// The login below ends on the page itself (dist/renderer): without it the server answers 404.
 beforeAll(() => {
-  if (!existsSync(path.join(root, 'dist/web/server.cjs'))) {
-    spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs'), '--no-renderer'], { stdio: 'ignore' });
+  if (
+    !existsSync(path.join(root, 'dist/web/server.cjs')) ||
+    !existsSync(path.join(root, 'dist/renderer/index.html'))
+  ) {
+    spawnSync(process.execPath, [path.join(root, 'scripts/build.mjs')], { stdio: 'ignore' });
   }
-}, 120_000);
+}, 300_000);
 
 it('falls back to web mode with one clear line when Electron is missing', async () => {
   const child = spawn(process.execPath, [path.join(root, 'scripts/start.mjs'), '--port', '0'], {
