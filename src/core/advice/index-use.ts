@@ -13,8 +13,10 @@
 //   - MySQL equalities in a SELECT only over ≥ 96 % of a table of ≤ 2,000 rows (elsewhere MySQL 8.0
 //     chose `ref` at every share measured, up to 97 %);
 //   - never withdrawn: a covering index (read instead of the table whatever the share), an ORDER BY
-//     … LIMIT query (the index can stop after LIMIT rows), a query over several tables (join order
-//     decides), tables under MIN_JUDGED_ROWS rows, and any predicate that cannot be measured.
+//     … LIMIT query (the index can stop after LIMIT rows), in a join an index no constant predicate
+//     seeks (it may serve the lookups from the other side), a self-join, tables under MIN_JUDGED_ROWS
+//     rows, and any predicate that cannot be measured. In a join a range over a larger share than the
+//     break-even is not read either: the table is scanned, or reached through its join key.
 // Offline nothing here runs: the advice is the same as without a connection.
 
 import type { Flavor } from '../flavors/capabilities.js';
@@ -77,6 +79,8 @@ export interface IndexAccess {
   limit: boolean;
   /** Every column the statement reads is in the index (or the primary key): a covering read. */
   covering: boolean;
+  /** The statement reads other tables too (a SELECT with joins). */
+  joined: boolean;
 }
 
 /** What the share measured on live data says about a proposed index. */
@@ -131,14 +135,30 @@ export function indexAccess(
   if (type !== 'select' && type !== 'update' && type !== 'delete') return undefined;
   if (ast.with) return undefined;
   const sources = (type === 'update' ? ast.table : ast.from) as unknown;
-  if (!Array.isArray(sources) || sources.length !== 1) return undefined;
-  const source = sources[0] as AstNode;
-  if (typeof source.table !== 'string' || source.join || isNode(source.expr)) return undefined;
-  if (source.table.toLowerCase() !== finding.table.toLowerCase()) return undefined;
+  if (!Array.isArray(sources) || sources.length === 0) return undefined;
+  const plain = sources as AstNode[];
+  if (plain.some((entry) => typeof entry.table !== 'string' || isNode(entry.expr))) return undefined;
+  const matching = plain.filter(
+    (entry) => String(entry.table).toLowerCase() === finding.table!.toLowerCase(),
+  );
+  // A self-join, or the table not named here: not judged.
+  if (matching.length !== 1) return undefined;
+  const source = matching[0]!;
+  // Joins (SELECT only): a column without qualifier is this table's when the table has it (else the
+  // query would be ambiguous), so the table's columns must be known.
+  const joined = plain.length > 1;
+  if (joined && (type !== 'select' || !tableColumns)) return undefined;
+  const alias = String(source.as ?? source.table).toLowerCase();
+  const own = new Set((tableColumns ?? []).map((column) => column.toLowerCase()));
+  const ours = (ref: { table: string | null; column: string }) =>
+    ref.table ? ref.table.toLowerCase() === alias : !joined || own.has(ref.column.toLowerCase());
 
   const textOf = (node: AstNode) => indexExpressionText(sql, node, flavor);
   const isKeyExpression = (node: unknown): boolean =>
-    keyExpression !== undefined && isNode(node) && canonical(textOf(node)) === keyExpression;
+    keyExpression !== undefined &&
+    isNode(node) &&
+    canonical(textOf(node)) === keyExpression &&
+    columnRefs(node).every(ours);
   const constant = (node: unknown) =>
     isNode(node) && columnRefs(node).length === 0 && !functionsIn(node).impure && !hasPlaceholder(node);
   /** The key position a comparison's subject stands for (column index, or 0 for the expression). */
@@ -146,7 +166,9 @@ export function indexAccess(
     if (!isNode(node)) return undefined;
     if (keyExpression !== undefined) return isKeyExpression(node) ? 0 : undefined;
     if (node.type !== 'column_ref') return undefined;
-    const name = columnRefs(node)[0]?.column.toLowerCase();
+    const ref = columnRefs(node)[0];
+    if (!ref || !ours(ref)) return undefined;
+    const name = ref.column.toLowerCase();
     const position = name ? keyColumns!.indexOf(name) : -1;
     return position >= 0 ? position : undefined;
   };
@@ -249,13 +271,23 @@ export function indexAccess(
       if (isKeyExpression(value)) return;
       if (value.type === 'column_ref') {
         const name = typeof value.column === 'string' ? value.column : columnRefs(value)[0]?.column;
-        if (name === '*') star = true;
-        else if (name) outside.push(name.toLowerCase());
+        const qualifier = typeof value.table === 'string' ? value.table : null;
+        if (name === '*') star ||= qualifier === null || qualifier.toLowerCase() === alias;
+        else if (name && ours({ table: qualifier, column: name })) outside.push(name.toLowerCase());
         return;
       }
       for (const key in value) if (key !== 'loc') visit(value[key]);
     };
     for (const part of [ast.columns, ast.where, ast.groupby, ast.having, ast.orderby]) visit(part);
+    for (const entry of plain) {
+      visit(entry.on);
+      // USING (col): the column of both sides.
+      for (const item of Array.isArray(entry.using) ? (entry.using as unknown[]) : []) {
+        const name = isNode(item) ? item.value : item;
+        if (typeof name === 'string' && (!joined || own.has(name.toLowerCase())))
+          outside.push(name.toLowerCase());
+      }
+    }
     covering = !star && outside.every((column) => covered.has(column));
   }
   return {
@@ -271,6 +303,7 @@ export function indexAccess(
     groupBy,
     limit,
     covering,
+    joined,
   };
 }
 
@@ -315,6 +348,8 @@ export function predictIndexUse(
     return { used: false, share, breakEven: MYSQL_EQUALITY_SCAN_SHARE };
   if (access.orderBy && access.limit) return undefined;
   if (access.access === 'none') {
+    // In a join the index could still serve a lookup from the other side: not judged.
+    if (access.joined) return undefined;
     // GROUP BY that starts elsewhere: the index cannot deliver the groups (nor filter anything).
     if (access.groupBy === 'other') return { used: false, share: 1 };
     // GROUP BY in key order may read the index to skip the temporary table: not judged.

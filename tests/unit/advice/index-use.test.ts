@@ -15,7 +15,8 @@ import { offlineServerInfo } from '../../../src/core/sqlmode/modes.js';
 import { schemaFromDdl } from '../../../src/core/schema/ddl.js';
 
 const DDL = `CREATE TABLE film (film_id int NOT NULL, title varchar(100) NOT NULL, length int NOT NULL,
-  rate int NOT NULL, last_update datetime NOT NULL, note text, PRIMARY KEY (film_id), KEY idx_title (title))`;
+  rate int NOT NULL, last_update datetime NOT NULL, note text, PRIMARY KEY (film_id), KEY idx_title (title));
+  CREATE TABLE lang (id int NOT NULL, name int NOT NULL, PRIMARY KEY (id))`;
 
 function setup(flavor: 'mysql' | 'mariadb') {
   const server = offlineServerInfo(flavor, flavor === 'mysql' ? '8.0.33' : '10.11.6');
@@ -70,7 +71,44 @@ describe('index use', () => {
     expect(rewritten?.predicate).toBe("(`last_update` >= '2006-02-15') AND (`last_update` < '2006-02-16')");
   });
 
-  it('judges nothing it cannot measure: joins, placeholders', () => {
+  it('in a join, judges the constant predicate on its own table, by qualifier or by its columns', () => {
+    const { run } = setup('mysql');
+    const sql = 'SELECT * FROM film f LEFT JOIN lang l ON l.id = f.rate WHERE length > 100';
+    const report = run(sql);
+    const statement = report.statements[0]!;
+    const columns = ['film_id', 'title', 'length', 'rate', 'last_update', 'note'];
+    const found = statement.findings.flatMap((finding) =>
+      finding.suggestions
+        .filter((suggestion) => finding.table === 'film' && suggestion.ddl.length > 0)
+        .map((suggestion) => indexAccess(finding, suggestion, statement.sql, 'mysql', ['film_id'], columns)),
+    );
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({
+      access: 'range',
+      predicate: '(length > 100)',
+      joined: true,
+      covering: false,
+    });
+    // Only film's columns, all in the designed index (length, title, rate): a covering read, not judged.
+    const covered = run('SELECT f.title FROM film f JOIN lang l ON l.id = f.rate WHERE f.length > 100')
+      .statements[0]!;
+    const coveredAccess = covered.findings.flatMap((finding) =>
+      finding.suggestions
+        .filter((suggestion) => finding.table === 'film' && suggestion.ddl.length > 0)
+        .map((suggestion) => indexAccess(finding, suggestion, covered.sql, 'mysql', ['film_id'], columns)),
+    );
+    expect(coveredAccess).toMatchObject([{ access: 'range', covering: true, joined: true }]);
+    expect(predictIndexUse(coveredAccess[0]!, 0.9, 1_000, 'mysql')).toBeUndefined();
+    // Without the table's columns an unqualified name cannot be placed: not judged.
+    const blind = statement.findings.flatMap((finding) =>
+      finding.suggestions
+        .filter((suggestion) => finding.table === 'film' && suggestion.ddl.length > 0)
+        .map((suggestion) => indexAccess(finding, suggestion, statement.sql, 'mysql', ['film_id'])),
+    );
+    expect(blind).toEqual([undefined]);
+  });
+
+  it('judges nothing it cannot measure: self-joins, placeholders', () => {
     const { run } = setup('mysql');
     const joined = accesses(
       run('SELECT * FROM film f JOIN film g ON g.film_id = f.film_id WHERE f.length > 100'),
@@ -121,6 +159,7 @@ describe('index use', () => {
       groupBy: 'none',
       limit: false,
       covering: false,
+      joined: false,
     };
     expect(predictIndexUse(base, 0.61, 1_000, 'mysql')).toEqual({
       used: false,
