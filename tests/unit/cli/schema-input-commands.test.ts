@@ -60,7 +60,8 @@ function paced(pieces: readonly string[]) {
     for (const [index, piece] of pieces.entries()) {
       const started = Date.now();
       while (seen.tables < index - 1) {
-        if (Date.now() - started > 5000)
+        // An input read whole first waits forever; 20 s is for one table on a loaded machine.
+        if (Date.now() - started > 20_000)
           throw new Error(`CREATE TABLE ${index - 1} was not loaded before more input was read`);
         await new Promise((resolve) => setTimeout(resolve, 1));
       }
