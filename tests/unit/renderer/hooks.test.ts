@@ -496,7 +496,7 @@ describe('useLiveCapture', () => {
     );
     expect(bridge.calls).toEqual([]);
     rerender({ up: true });
-    await waitFor(() => expect(bridge.requests('capture.windowStart')).toHaveLength(1), { timeout: 2000 });
+    await waitFor(() => expect(bridge.requests('capture.windowStart')).toHaveLength(1), { timeout: 10_000 });
     act(() => result.current.stop());
     await act(() => running);
   });
