@@ -254,6 +254,19 @@ describe.each(testServers())('advice DDL on data with edge values: $flavor', ({ 
           new RegExp(`ERROR ${errno}`),
         );
       }
+      // The NULLIF hint holds: the same rows in a SELECT, and its index is accepted with the zeros stored.
+      const live = await runLiveAnalysis(db, 'SELECT id FROM m WHERE q / d > 30', server, schema);
+      const notes = live.statements.flatMap((statement) => statement.findings.flatMap((f) => f.notes ?? []));
+      expect(notes.join(' ')).toMatch(/NULLIF\(`?d`?, 0\)/);
+      await db.query(
+        'ALTER TABLE m ADD COLUMN q_d_safe DECIMAL(20,4) GENERATED ALWAYS AS (q / NULLIF(d, 0)) VIRTUAL, ADD INDEX idx_q_d_safe (q_d_safe)',
+      );
+      const [original] = await db.query<RowDataPacket[]>('SELECT id FROM m WHERE q / d > 30 ORDER BY id');
+      const [safe] = await db.query<RowDataPacket[]>(
+        'SELECT id FROM m WHERE q / NULLIF(d, 0) > 30 ORDER BY id',
+      );
+      expect(original.length).toBeGreaterThan(0);
+      expect(safe).toEqual(original);
     });
   }, 120_000);
 });

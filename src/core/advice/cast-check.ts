@@ -14,6 +14,7 @@
  */
 
 import type { AnalysisReport, CastCheck, Finding, Suggestion } from '../model/report.js';
+import { NULLIF_HINT } from './evaluation-risk.js';
 
 /** What a live sample saw for one CAST check. */
 export interface CastSample extends CastCheck {
@@ -78,7 +79,7 @@ export function applyCastChecks(report: AnalysisReport, samples: readonly CastSa
       }
       if (sample.evaluate) {
         if (sample.failure) {
-          const note = `No ${kindName(suggestion)} proposed: computing ${sample.evaluate.expression} fails on the stored rows (${sample.failure}), so the DDL would fail the same way. Compare the bare columns (a column-side rewrite) or fix those rows first.`;
+          const note = `No ${kindName(suggestion)} proposed: computing ${sample.evaluate.expression} fails on the stored rows (${sample.failure}), so the DDL would fail the same way. Compare the bare columns (a column-side rewrite) or fix those rows first.${/ERROR 1365/.test(sample.failure) ? ` ${NULLIF_HINT(sample.evaluate.divisors)}` : ''}`;
           if (!notes.includes(note)) notes.push(note);
           continue;
         }

@@ -164,6 +164,14 @@ export function evaluationCheckQueries(
   };
 }
 
+/**
+ * In a SELECT a division by 0 is NULL (with a warning), so dividing by NULLIF(divisor, 0) returns the
+ * same rows, and an index on that expression cannot fail on a zero (UPDATE/DELETE under strict mode
+ * raise ERROR 1365 instead: not the same there).
+ */
+export const NULLIF_HINT = (divisors: readonly string[]): string =>
+  `In a SELECT, dividing by ${divisors.map((divisor) => `NULLIF(${divisor}, 0)`).join(' / ')} returns the same rows (a division by 0 is NULL there) and an index on that expression, written the same way in the query, cannot fail on a 0.`;
+
 /** The offline note: what can fail, and the checks to run first. */
 export function evaluationRiskNote(table: string, expression: string, risk: EvaluationRisk): string {
   const check = evaluationCheckQueries(null, evaluationCheck(table, expression, risk));
@@ -180,5 +188,5 @@ export function evaluationRiskNote(table: string, expression: string, risk: Eval
     ...(check.corners ? [`${check.corners} (an error means it fails)`] : []),
     ...check.zeroDivisors.map((zero) => `${zero.sql} (0 means safe)`),
   ];
-  return `Risk: building the index computes ${expression} for every stored row; ${parts.join('; ')}. Later writes of such rows fail the same way. Check first: ${checks.join('; ')}.`;
+  return `Risk: building the index computes ${expression} for every stored row; ${parts.join('; ')}. Later writes of such rows fail the same way. Check first: ${checks.join('; ')}.${risk.divisors.length > 0 ? ` ${NULLIF_HINT(risk.divisors)}` : ''}`;
 }
