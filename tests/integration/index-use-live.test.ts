@@ -2,7 +2,7 @@
 // not read on the data it holds (a range over most rows, an ORDER BY-only index without LIMIT, on MariaDB
 // an equality over most rows) and keeps the ones it would read — a narrow range, a covering read and an
 // ORDER BY … LIMIT over the same wide range, a composite whose equality narrows it. Proven on both
-// servers: every proposal of the analysis without the sample is applied, and EXPLAIN of the query it
+// servers: every proposal of the analysis without the sample is applied (SELECT, DELETE, UPDATE), and EXPLAIN of the query it
 // serves must name it exactly when the live analysis kept it (joins included).
 //
 // Canary: the wide range's index, applied anyway, is not chosen by the server (the withdrawal is right),
@@ -62,6 +62,11 @@ const CASES: { sql: string; withdrawn: { mysql: boolean; mariadb: boolean } }[] 
     sql: 'SELECT * FROM items i JOIN kinds k ON k.id = i.d WHERE i.c >= 950',
     withdrawn: { mysql: false, mariadb: false },
   },
+  // DELETE and UPDATE (EXPLAIN only): the same break-even as a SELECT.
+  { sql: 'DELETE FROM items WHERE c >= 400', withdrawn: { mysql: true, mariadb: true } },
+  { sql: 'DELETE FROM items WHERE c >= 950', withdrawn: { mysql: false, mariadb: false } },
+  { sql: "UPDATE items SET pad = 'y' WHERE c >= 400", withdrawn: { mysql: true, mariadb: true } },
+  { sql: "UPDATE items SET pad = 'y' WHERE c >= 950", withdrawn: { mysql: false, mariadb: false } },
   // An equality over 95 % of the rows: MySQL 8 reads it through ref anyway, MariaDB scans.
   { sql: 'SELECT * FROM items WHERE flag = 1', withdrawn: { mysql: false, mariadb: true } },
 ];
