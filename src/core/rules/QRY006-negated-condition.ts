@@ -46,6 +46,8 @@ const isNot = (node: AstNode | undefined): boolean => {
   return typeof name === 'string' && name.toUpperCase() === 'NOT';
 };
 
+const isNull = (node: unknown): boolean => isNode(node) && node.type === 'null';
+
 const NARROWING = new Set(['=', '<=>', 'IN', '<', '<=', '>', '>=', 'BETWEEN', 'LIKE', 'IS']);
 
 const constantSide = (node: AstNode | null): boolean =>
@@ -106,12 +108,18 @@ export const rule = defineRule({
         : undefined;
     // The operator each site has with a NOT directly around it applied (undefined: not a plain one).
     const effective = new Map<PredicateSite, string | undefined>();
+    const notOf = new Map<PredicateSite, AstNode>();
     for (const site of sites) {
       const ancestors = ancestorsOf(context.ast, site.node) ?? [];
       const parent = ancestors[ancestors.length - 1];
-      const underNot =
-        isNot(parent) || (parent?.type === 'expr_list' && isNot(ancestors[ancestors.length - 2]));
-      effective.set(site, underNot ? UNDER_NOT[site.operator ?? ''] : (site.operator ?? undefined));
+      const grandparent = ancestors[ancestors.length - 2];
+      const not = isNot(parent)
+        ? parent
+        : parent?.type === 'expr_list' && isNot(grandparent)
+          ? grandparent
+          : undefined;
+      if (not) notOf.set(site, not);
+      effective.set(site, not ? UNDER_NOT[site.operator ?? ''] : (site.operator ?? undefined));
     }
     for (const site of sites) {
       if (site.clause !== 'where' && site.clause !== 'on') continue;
@@ -121,6 +129,9 @@ export const rule = defineRule({
         site.left?.type === 'column_ref' ? [site.left, site.right] : [site.right, site.left];
       if (!column || column.type !== 'column_ref' || !constant(value)) continue;
       if (kind === 'notLike' && column !== site.left) continue;
+      // NOT IN (…, NULL, …) is never true: no row is kept at all, which is not this rule's story.
+      if (kind === 'notIn' && isNode(value) && Array.isArray(value.value) && value.value.some(isNull))
+        continue;
       const table = tableOf(site, column);
       const narrowed = sites.some((other) => {
         if (other === site || other.scope !== site.scope || !NARROWING.has(effective.get(other) ?? ''))
@@ -133,7 +144,10 @@ export const rule = defineRule({
         return (table === undefined || otherTable === table) && conjunct(other);
       });
       if (narrowed) continue;
-      const expression = context.textOf(site.node);
+      const not = notOf.get(site);
+      const expression = not
+        ? context.textOf(not) || `NOT ${context.textOf(site.node)}`
+        : context.textOf(site.node);
       const resolved = context.resolveColumns(site, column)[0];
       context.report({
         messageId: kind,

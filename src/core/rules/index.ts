@@ -9,6 +9,7 @@ import { rule as COR002 } from './COR002-outer-join-made-inner.js';
 import { rule as COR003 } from './COR003-unquoted-date.js';
 import { rule as COR004 } from './COR004-count-nullable-column.js';
 import { rule as COR005 } from './COR005-group-by-implicit-order.js';
+import { rule as COR006 } from './COR006-compared-with-null.js';
 import { rule as DML001 } from './DML001-write-without-where.js';
 import { rule as DML002 } from './DML002-limit-without-order.js';
 import { rule as DML003 } from './DML003-insert-without-columns.js';
@@ -46,6 +47,7 @@ export const rules: Readonly<Record<string, Rule>> = {
   COR003,
   COR004,
   COR005,
+  COR006,
   DML001,
   DML002,
   DML003,
