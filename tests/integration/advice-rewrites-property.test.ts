@@ -385,6 +385,42 @@ function predicates(random: () => number): string[] {
   return out;
 }
 
+/** Whole statements for the rewrites that are not one predicate: HAVING → WHERE, OR → UNION, suffix LIKE. */
+function statementsOf(random: () => number): string[] {
+  const out: string[] = [];
+  const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)]!;
+  for (const column of [...TEXT, 'i', 'amt', 'd', 'dt6']) {
+    const values = TEXT.includes(column) ? TEXTS : column === 'd' || column === 'dt6' ? DATES : NUMBERS;
+    for (const comparison of comparisons(values, random))
+      out.push(`SELECT ${column}, COUNT(*) AS n FROM p GROUP BY ${column} HAVING ${column} ${comparison}`);
+    out.push(
+      `SELECT ${column}, COUNT(*) AS n FROM p GROUP BY ${column} HAVING ${column} IS NULL`,
+      `SELECT ${column}, COUNT(*) AS n FROM p GROUP BY ${column} HAVING ${column} LIKE 'a%' AND COUNT(*) > 0`,
+      `SELECT ${column} AS k, MAX(id) AS m FROM p GROUP BY ${column} HAVING k ${comparisons(values, random)[0]!}`,
+    );
+  }
+  const simple = (): string => {
+    const column = pick([...NUMERIC.slice(0, 3), ...TEXT, 'd']);
+    const values = TEXT.includes(column) ? TEXTS : column === 'd' ? DATES : NUMBERS;
+    return `${column} ${pick(['=', '<', '>=', '<>'])} ${pick(values)}`;
+  };
+  for (let k = 0; k < 40; k++) {
+    const where = `${simple()} OR ${simple()}${random() < 0.3 ? ` OR ${simple()}` : ''}`;
+    out.push(
+      pick([
+        `SELECT id FROM p WHERE ${where}`,
+        `SELECT DISTINCT s_ci FROM p WHERE ${where}`,
+        `SELECT id, i FROM p WHERE (${where}) AND ti <> 0`,
+        `SELECT id FROM p WHERE ${where} ORDER BY id LIMIT 3`,
+      ]),
+    );
+  }
+  for (const column of ['s_ci', 's_bin', 's_ai', 's_l1', 'c_ci'])
+    for (const suffix of ['bc', 'BC', 'c', 'a', 's', 'ß', 'ss', ' ', '12'])
+      out.push(`SELECT id FROM p WHERE ${column} LIKE '%${suffix}'`);
+  return out;
+}
+
 // ---- running and comparing ----
 
 type Outcome = { ids: string } | { errno: number };
@@ -395,8 +431,18 @@ function idsQuery(sql: string): string {
   return sql.replace(/^SELECT id FROM p /, 'SELECT GROUP_CONCAT(id ORDER BY id) AS ids FROM p ');
 }
 
-async function outcome(connection: Connection, sql: string): Promise<Outcome> {
+async function outcome(connection: Connection, sql: string, asRows = false): Promise<Outcome> {
   try {
+    if (asRows || !/^SELECT id FROM p WHERE /.test(sql)) {
+      // Any other statement: its rows as a sorted multiset.
+      const [rows] = await connection.query<RowDataPacket[]>({ sql, rowsAsArray: true });
+      return {
+        ids: rows
+          .map((row) => JSON.stringify(row))
+          .sort()
+          .join('|'),
+      };
+    }
     const [rows] = await connection.query<RowDataPacket[]>(idsQuery(sql));
     return { ids: String(rows[0]?.ids ?? '') };
   } catch (error) {
@@ -412,6 +458,7 @@ async function outcomes(connection: Connection, statements: readonly string[]): 
   for (let start = 0; start < statements.length; start += 100) {
     const batch = statements.slice(start, start + 100);
     try {
+      if (batch.some((sql) => !/^SELECT id FROM p WHERE /.test(sql))) throw new Error('one by one');
       const [sets] = await connection.query<RowDataPacket[][]>(batch.map(idsQuery).join(';\n'));
       const list = batch.length === 1 ? [sets as unknown as RowDataPacket[]] : sets;
       for (const rows of list) result.push({ ids: String(rows[0]?.ids ?? '') });
@@ -426,6 +473,7 @@ interface RewriteCase {
   sql: string;
   rewrittenSql: string;
   notes: string[];
+  ddl: string[];
 }
 
 /** Rewrites offered for `sql` (no DDL needed): the equivalent ones and the others. */
@@ -434,14 +482,28 @@ function rewritesOf(
   server: ServerInfo,
   schema: ReturnType<typeof schemaFromDdl>['schema'],
   source: 'flags' | 'dsn',
-): { equivalent: RewriteCase[]; other: RewriteCase[] } {
+): { equivalent: RewriteCase[]; other: RewriteCase[]; generated: RewriteCase[] } {
   const report = analyze(sql, { server, source, schema });
-  const result = { equivalent: [] as RewriteCase[], other: [] as RewriteCase[] };
+  const result = {
+    equivalent: [] as RewriteCase[],
+    other: [] as RewriteCase[],
+    generated: [] as RewriteCase[],
+  };
   for (const finding of report.statements.flatMap((statement) => statement.findings))
     for (const suggestion of finding.suggestions) {
-      if (!suggestion.rewrittenSql || suggestion.ddl.length > 0) continue;
-      const entry = { sql, rewrittenSql: suggestion.rewrittenSql, notes: suggestion.notes };
-      (suggestion.equivalent ? result.equivalent : result.other).push(entry);
+      if (!suggestion.rewrittenSql) continue;
+      const entry = {
+        sql,
+        rewrittenSql: suggestion.rewrittenSql,
+        notes: suggestion.notes,
+        ddl: suggestion.ddl,
+      };
+      // A rewrite's rows do not depend on the indexes it proposes; a generated column must exist first.
+      // (Index suggestions that carry a rewrite's text are the index design's, audited elsewhere.)
+      if (suggestion.kind !== 'rewrite' && suggestion.ddl.length > 0) {
+        if (suggestion.equivalent && /REVERSE\(/.test(suggestion.ddl.join(' '))) result.generated.push(entry);
+      } else if (suggestion.kind === 'rewrite')
+        (suggestion.equivalent ? result.equivalent : result.other).push(entry);
     }
   return result;
 }
@@ -456,7 +518,11 @@ describe.each(testServers())(
     let connection: Connection;
     let database: string;
     let defaultMode: string;
-    const statements = predicates(prng(17)).map((predicate) => `SELECT id FROM p WHERE ${predicate}`);
+    const random = prng(17);
+    const statements = [
+      ...predicates(random).map((predicate) => `SELECT id FROM p WHERE ${predicate}`),
+      ...statementsOf(random),
+    ];
 
     beforeAll(async () => {
       connection = await connect(url);
@@ -498,6 +564,7 @@ describe.each(testServers())(
       const { live, liveSchema, offline, offlineSchema } = await load(mode);
       const seen = new Set<string>();
       const equivalent: RewriteCase[] = [];
+      const generated = new Map<string, RewriteCase>();
       let other = 0;
       const mismatches: string[] = [];
       for (const sql of statements)
@@ -511,6 +578,8 @@ describe.each(testServers())(
             seen.add(`${entry.sql}\n${entry.rewrittenSql}`);
             equivalent.push(entry);
           }
+          for (const entry of found.generated)
+            generated.set(`${entry.ddl.join('\n')}\n${entry.rewrittenSql}`, entry);
           for (const entry of found.other) {
             other++;
             // A rewrite offered as not equivalent says where the rows differ.
@@ -533,7 +602,43 @@ describe.each(testServers())(
             );
         }
       }
-      return { checked: equivalent.length * TIME_ZONES.length, other, mismatches };
+      // Generated columns and indexes on expressions (the suffix search on REVERSE(), ARI001 …): add them,
+      // compare, drop them again; every distinct DDL once, up to 80 (a deterministic stride over the rest).
+      await connection.query(`SET SESSION time_zone = '+00:00'`);
+      const byDdl = new Map<string, RewriteCase>();
+      for (const entry of generated.values())
+        if (!byDdl.has(entry.ddl.join('\n'))) byDdl.set(entry.ddl.join('\n'), entry);
+      const all = [...generated.values()];
+      const stride = Math.max(1, Math.ceil(all.length / Math.max(1, 80 - byDdl.size)));
+      const sample = new Set([...byDdl.values(), ...all.filter((_, k) => k % stride === 0)]);
+      for (const entry of sample) {
+        const text = entry.ddl.join(' ');
+        const indexes = [...text.matchAll(/(?:ADD|CREATE) (?:UNIQUE )?INDEX `?(\w+)`?/g)].map(
+          (match) => match[1],
+        );
+        const columns = [...text.matchAll(/ADD COLUMN `?(\w+)`?/g)].map((match) => match[1]);
+        try {
+          for (const statement of entry.ddl) await connection.query(statement);
+          const original = await outcome(connection, entry.sql, true);
+          const rewritten = await outcome(connection, entry.rewrittenSql, true);
+          if (JSON.stringify(original) !== JSON.stringify(rewritten))
+            mismatches.push(
+              `generated | ${entry.sql} | ${text} ${entry.rewrittenSql} | original ${JSON.stringify(original)} | rewrite ${JSON.stringify(rewritten)}`,
+            );
+        } catch (error) {
+          mismatches.push(`generated DDL failed | ${text} | ${(error as Error).message}`);
+        } finally {
+          for (const index of indexes)
+            await connection.query(`ALTER TABLE p DROP INDEX \`${index}\``).catch(() => undefined);
+          for (const column of columns)
+            await connection.query(`ALTER TABLE p DROP COLUMN \`${column}\``).catch(() => undefined);
+        }
+      }
+      return {
+        checked: equivalent.length * TIME_ZONES.length + sample.size,
+        other,
+        mismatches,
+      };
     }
 
     it('canary: the data exposes the naive rewrites, and none of them is offered as equivalent', async () => {

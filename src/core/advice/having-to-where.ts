@@ -15,7 +15,7 @@ import type { Flavor } from '../flavors/capabilities.js';
 import type { Suggestion } from '../model/report.js';
 import { columnName, isNode, type AstNode } from '../sql/ast.js';
 import { parseStatement, printSql } from '../sql/parse.js';
-import { isConstant } from './literals.js';
+import { hasLossyNumber, isConstant } from './literals.js';
 
 const PLAIN_COMPARISONS = new Set([
   '=',
@@ -73,6 +73,8 @@ export function havingToWhere(move: HavingMove): Suggestion | null {
   const where = isNode(block.where) ? [{ ...block.where, parentheses: true }, ...conditions] : conditions;
   block.where = conjoin(where);
   block.having = kept.length > 0 ? conjoin(kept) : null;
+  // Printing the whole statement would write a rounded big integer (-9223372036854775808 → …776000).
+  if (hasLossyNumber(copy)) return null;
   let sql: string;
   try {
     sql = printSql(copy, move.flavor);
@@ -89,7 +91,7 @@ export function havingToWhere(move: HavingMove): Suggestion | null {
     notes: [
       exact
         ? 'Same groups and aggregates: the moved condition compares grouped columns by their collation, so it keeps or drops whole groups.'
-        : 'Check before using: the moved condition is not a plain comparison (LIKE, BINARY, a function), and may keep only some rows of a group that GROUP BY formed under the column’s collation (trailing spaces, letter case), changing its aggregates.',
+        : 'Not equivalent for every table: the moved condition is not a plain comparison of grouped columns with constants (LIKE, BINARY, a function, a constant the parser cannot read exactly), and may keep only some rows of a group that GROUP BY formed under the column’s collation (trailing spaces, letter case), changing its aggregates.',
     ],
   };
 }

@@ -67,6 +67,15 @@ export function isLossyNumber(node: AstNode): boolean {
   );
 }
 
+/** True when a lossy number (see isLossyNumber) is anywhere in the tree: printing it would change the statement. */
+export function hasLossyNumber(node: unknown): boolean {
+  if (Array.isArray(node)) return node.some(hasLossyNumber);
+  if (!isNode(node)) return false;
+  if (isLossyNumber(node)) return true;
+  for (const key in node) if (key !== 'loc' && hasLossyNumber(node[key])) return true;
+  return false;
+}
+
 /** SQL text (between quotes) for a string value: quotes doubled, backslashes escaped unless the mode forbids. */
 export function encodeString(value: string, backslashEscapes = true): string {
   const quoted = value.replace(/'/g, "''");

@@ -10,6 +10,7 @@
 import type { Flavor } from '../flavors/capabilities.js';
 import { type AstNode, isNode, spanOf } from '../sql/ast.js';
 import { parseFragment, printSql } from '../sql/parse.js';
+import { hasLossyNumber } from './literals.js';
 
 /** A deep copy of `root` where the node `target` (by identity) is replaced by `replacement`. */
 export function replaceNode(root: AstNode, target: AstNode, replacement: AstNode): AstNode {
@@ -98,7 +99,11 @@ export function editStatement(
   flavor: Flavor,
 ): EditedStatement | undefined {
   const span = spanOf(target);
-  if (!span) return { sql: printSql(replaceNode(ast, target, replacement), flavor) };
+  if (!span) {
+    // Printing the whole statement would write a rounded big integer (-9223372036854775808 → …776000).
+    const edited = replaceNode(ast, target, replacement);
+    return hasLossyNumber(edited) ? undefined : { sql: printSql(edited, flavor) };
+  }
   let end = span.end;
   while (end > span.start && /\s/.test(sql[end - 1] ?? '')) end--;
   const printed = printSql(replacement, flavor);

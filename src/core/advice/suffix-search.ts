@@ -53,6 +53,12 @@ export function suffixSearchAdvice(input: {
     return {
       note: `No REVERSE() column proposed: ${!length ? `the length of ${info.name} is unknown (CHAR/VARCHAR only)` : `the collation of ${info.name} is unknown`}.`,
     };
+  // MariaDB refuses REVERSE() of a CHAR column in a generated column: its trailing spaces depend on the
+  // session's PAD_CHAR_TO_FULL_LENGTH (ERROR 1901, measured on 10.11 by advice-rewrites-property.test.ts).
+  if (server.flavor === 'mariadb' && info.dataType.toLowerCase() === 'char')
+    return {
+      note: `No REVERSE() column proposed: MariaDB does not accept REVERSE() of the CHAR column ${info.name} in a generated column (ERROR 1901, it depends on PAD_CHAR_TO_FULL_LENGTH); a VARCHAR column can have one.`,
+    };
   if (!SYMMETRIC_LIKE_COLLATION.test(collation))
     return {
       note: `No REVERSE() column proposed: ${collation} may treat letter sequences as one (contractions), so a reversed prefix search is not proven equivalent.`,
