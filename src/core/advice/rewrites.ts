@@ -1,8 +1,9 @@
 // Exactly equivalent sargable rewrites of wrapped predicates, built as AST and proven by re-parsing.
 //
 // Each rewrite below returns the same rows as the original for every table content (not just
-// the data at hand); anything that is only "usually" equivalent is not offered here. The proofs
-// are in docs/rules and in tests/integration/advisor.test.ts (result checksums on both servers).
+// the data at hand); anything that is only "usually" equivalent is offered with equivalent: false and
+// the difference in its notes. The server's word: tests/integration/advice-rewrites-property.test.ts
+// compares the rows of every rewrite marked equivalent on edge data on both servers (docs/testing.md).
 
 import { type AstNode, functionArgs, isNode } from '../sql/ast.js';
 import type { ResolvedColumn } from '../rules/engine.js';
