@@ -74,10 +74,14 @@ export function generatedColumnType(
     };
   }
   if (wrapped.kind === 'arithmetic') {
+    // An integer column with an integer constant: BIGINT (signed for a subtraction). With a decimal
+    // constant (`i - 0.01`, `u * 1.2`) the result is DECIMAL: a BIGINT column would round it, and MySQL,
+    // which reads the generated column in place of the expression, would then return other rows.
     if (
       isIntegerColumn(column) &&
       ['+', '-', '*'].includes(wrapped.name) &&
-      columnRefs(wrapped.node).length === 1
+      columnRefs(wrapped.node).length === 1 &&
+      numericTypeOf(wrapped.node, table)?.kind === 'integer'
     )
       return {
         ok: true,
