@@ -34,7 +34,15 @@ export function plainIndexAdvice(
     `Lets the predicate on ${column} seek instead of scanning.`,
     ...keyed.notes,
   ]);
-  if (servesSql) suggestion.rewrittenSql = servesSql;
+  if (servesSql) {
+    // The index is for a query that is not the statement's equivalent: this fix, index and query
+    // together, does not return the same rows (the rewrite says what differs).
+    suggestion.rewrittenSql = servesSql;
+    suggestion.equivalent = false;
+    suggestion.notes.push(
+      'Not equivalent: it serves the rewritten query, which differs from the original (see the rewrite).',
+    );
+  }
   return { suggestion };
 }
 
