@@ -71,6 +71,12 @@ export function applyCastChecks(report: AnalysisReport, samples: readonly CastSa
   const applyTo = (finding: Finding): Finding => {
     const notes: string[] = [];
     const suggestions: Suggestion[] = [];
+    // The finding says why a suggestion is withdrawn (once); a kept one says what the check saw.
+    const withdraw = (note: string) => {
+      if (!notes.includes(note)) notes.push(note);
+    };
+    const keep = (suggestion: Suggestion, note: string) =>
+      suggestions.push({ ...suggestion, notes: [...suggestion.notes, note] });
     for (const suggestion of finding.suggestions) {
       const sample = suggestion.castCheck ? byKey.get(keyOf(suggestion.castCheck)) : undefined;
       if (!sample) {
@@ -78,37 +84,32 @@ export function applyCastChecks(report: AnalysisReport, samples: readonly CastSa
         continue;
       }
       if (sample.evaluate) {
-        if (sample.failure) {
-          const note = `No ${kindName(suggestion)} proposed: computing ${sample.evaluate.expression} fails on the stored rows (${sample.failure}), so the DDL would fail the same way. Compare the bare columns (a column-side rewrite) or fix those rows first.${/ERROR 1365/.test(sample.failure) ? ` ${NULLIF_HINT(sample.evaluate.divisors)}` : ''}`;
-          if (!notes.includes(note)) notes.push(note);
-          continue;
-        }
-        suggestions.push({
-          ...suggestion,
-          notes: [
-            ...suggestion.notes,
+        if (sample.failure)
+          withdraw(
+            `No ${kindName(suggestion)} proposed: computing ${sample.evaluate.expression} fails on the stored rows (${sample.failure}), so the DDL would fail the same way. Compare the bare columns (a column-side rewrite) or fix those rows first.${/ERROR 1365/.test(sample.failure) ? ` ${NULLIF_HINT(sample.evaluate.divisors)}` : ''}`,
+          );
+        else
+          keep(
+            suggestion,
             `Live check: ${sample.evaluate.expression} computes without error for the stored extremes of ${sample.evaluate.columns.join(', ')}${sample.evaluate.divisors.length ? ` and no stored ${sample.evaluate.divisors.join(' / ')} is 0` : ''}, so the DDL runs on today's data.`,
-          ],
-        });
+          );
         continue;
       }
       const scope = sample.whole ? 'all' : 'a random sample of';
       const kind = isTemporalTarget(sample.target) ? 'date/time' : 'number';
       if (sample.invalid > 0) {
         const example = (sample.example ?? '').slice(0, EXAMPLE_CHARS);
-        const note = `No ${kindName(suggestion)} proposed: ${sample.atLeast ? 'at least ' : ''}${sample.invalid} of ${scope} ${sample.sampled} non-NULL ${sample.column} values ${sample.invalid === 1 ? 'is' : 'are'} not a valid ${kind} for CAST(… AS ${sample.target}) (e.g. '${example}'${(sample.example ?? '').length > EXAMPLE_CHARS ? '…' : ''}${kind === 'date/time' ? '; the server does not convert it, or converts it only with a warning' : ''}), so the DDL would fail (MySQL ERROR 1366 / 1292 / 3751, MariaDB ERROR 1292). Clean or exclude those values first.`;
-        if (!notes.includes(note)) notes.push(note);
+        withdraw(
+          `No ${kindName(suggestion)} proposed: ${sample.atLeast ? 'at least ' : ''}${sample.invalid} of ${scope} ${sample.sampled} non-NULL ${sample.column} values ${sample.invalid === 1 ? 'is' : 'are'} not a valid ${kind} for CAST(… AS ${sample.target}) (e.g. '${example}'${(sample.example ?? '').length > EXAMPLE_CHARS ? '…' : ''}${kind === 'date/time' ? '; the server does not convert it, or converts it only with a warning' : ''}), so the DDL would fail (MySQL ERROR 1366 / 1292 / 3751, MariaDB ERROR 1292). Clean or exclude those values first.`,
+        );
         continue;
       }
-      suggestions.push({
-        ...suggestion,
-        notes: [
-          ...suggestion.notes,
-          sample.sampled === 0
-            ? `Live check: ${sample.column} holds no non-NULL value now, so the DDL cannot fail on stored data.`
-            : `Live check: ${scope} ${sample.sampled} non-NULL ${sample.column} values convert to ${sample.target}${sample.whole ? '' : ' (values outside the sample may still fail)'}.`,
-        ],
-      });
+      keep(
+        suggestion,
+        sample.sampled === 0
+          ? `Live check: ${sample.column} holds no non-NULL value now, so the DDL cannot fail on stored data.`
+          : `Live check: ${scope} ${sample.sampled} non-NULL ${sample.column} values convert to ${sample.target}${sample.whole ? '' : ' (values outside the sample may still fail)'}.`,
+      );
     }
     if (notes.length === 0 && suggestions.length === finding.suggestions.length)
       return { ...finding, suggestions };
