@@ -17,6 +17,7 @@ import type { Flavor } from '../flavors/capabilities.js';
 import type { AnalysisReport, Finding, Suggestion } from '../model/report.js';
 import { findTable, type SchemaModel } from '../model/schema.js';
 import { columnRefs, isNode } from '../sql/ast.js';
+import type { QueryIndexPlan } from '../indexing/design-types.js';
 import { parseStatement } from '../sql/parse.js';
 import { indexExpressionText } from './index-ddl.js';
 import { indexAccess, predictIndexUse, withdrawnNote } from './index-use.js';
@@ -146,12 +147,20 @@ export function applySelectivity(
     samples.find((sample) => sample.table.toLowerCase() === table.toLowerCase());
   return {
     ...report,
-    statements: report.statements.map((statement) => ({
-      ...statement,
-      findings: statement.findings.map((found) => {
+    statements: report.statements.map((statement) => {
+      const withdrawn: { ddl: string[]; note: string }[] = [];
+      const findings = statement.findings.map((found) => {
         const sample = found.table ? sampleOf(found.table) : undefined;
         if (!sample) return found;
         const finding = withdrawUnused(found, statement.sql, sample, flavor, schema);
+        if (finding !== found) {
+          const notes = (finding.notes ?? []).slice((found.notes ?? []).length);
+          found.suggestions
+            .filter((suggestion) => !finding.suggestions.includes(suggestion))
+            .forEach((suggestion, index) =>
+              withdrawn.push({ ddl: suggestion.ddl, note: notes[index] ?? notes[0] ?? '' }),
+            );
+        }
         const expression = unqualifiedExpression(finding.expression, flavor);
         return {
           ...finding,
@@ -174,8 +183,32 @@ export function applySelectivity(
             };
           }),
         };
-      }),
-    })),
+      });
+      const indexPlan = statement.indexPlan && withdrawFromPlan(statement.indexPlan, withdrawn);
+      return { ...statement, findings, ...(indexPlan ? { indexPlan } : {}) };
+    }),
+  };
+}
+
+/**
+ * The statement's index plan without the indexes the live check withdrew from its findings (the same
+ * DDL): such a table entry says "no index" with the finding's reason, so neither the Index plan nor the
+ * workload's index set proposes what the server would not read.
+ */
+function withdrawFromPlan(
+  plan: QueryIndexPlan,
+  withdrawn: readonly { ddl: string[]; note: string }[],
+): QueryIndexPlan {
+  if (withdrawn.length === 0) return plan;
+  const sameDdl = (a: readonly string[], b: readonly string[]) =>
+    a.length > 0 && a.length === b.length && a.every((statement, index) => statement === b[index]);
+  return {
+    ...plan,
+    tables: plan.tables.map((entry) => {
+      const hit = withdrawn.find((item) => sameDdl(item.ddl, entry.ddl));
+      if (!hit) return entry;
+      return { ...entry, verdict: 'none', ddl: [], indexName: null, notes: [...entry.notes, hit.note] };
+    }),
   };
 }
 

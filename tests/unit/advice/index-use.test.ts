@@ -235,6 +235,12 @@ describe('index use', () => {
       ),
     );
     expect(narrow?.suggestions.some((s) => s.indexName === 'idx_film_rate')).toBe(true);
+    // The statement's Index plan drops the withdrawn index too (same DDL), with the reason; the narrow one stays.
+    const plans = weighed.statements.map((statement) => statement.indexPlan?.tables[0]);
+    expect(report.statements[0]?.indexPlan?.tables[0]?.ddl.length).toBeGreaterThan(0);
+    expect(plans[0]).toMatchObject({ verdict: 'none', ddl: [], indexName: null });
+    expect(plans[0]?.notes.at(-1)).toMatch(/^Index idx_film_length not proposed \(live data\)/);
+    expect(plans[1]).toMatchObject({ verdict: 'create', indexName: 'idx_film_rate' });
     // Canary: without the predicate counts nothing is withdrawn.
     const unmeasured = applySelectivity(report, [{ ...sample, matching: {} }], 'mysql', schema);
     expect(
