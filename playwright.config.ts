@@ -21,6 +21,8 @@ const baseURL = externalBaseUrl ?? `http://127.0.0.1:${e2ePort}`;
 
 export default defineConfig({
   testDir: 'tests/e2e',
+  // Empties the test servers' statement-digest tables, which the integration suite fills (global-setup.ts).
+  globalSetup: './tests/e2e/global-setup.ts',
   outputDir: 'test-results/e2e',
   timeout: 60_000,
   expect: { timeout: 15_000 },
