@@ -7,11 +7,12 @@
 import type { Connection, RowDataPacket } from 'mysql2/promise';
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../../src/core/analyze.js';
-import { servedSql, type Finding, type Suggestion } from '../../src/core/model/report.js';
+import { servedSql, type Finding } from '../../src/core/model/report.js';
 import { runLiveAnalysis } from '../../src/main/services/analysis.js';
 import { loadSchema } from '../../src/main/services/schema.js';
 import { detectServerInfo } from '../../src/main/services/server-info.js';
 import { testServers, withScratchDatabase } from '../support/db.js';
+import { createdIndexes } from '../support/suggestion-indexes.js';
 
 const TABLES = [
   `CREATE TABLE m (
@@ -102,15 +103,6 @@ const CASES = [
 ];
 
 const SEEK = ['ref', 'range', 'eq_ref', 'const', 'ref_or_null', 'index'];
-
-function createdIndexes(suggestion: Suggestion): string[] {
-  const names = new Set<string>();
-  if (suggestion.indexName) names.add(suggestion.indexName.toLowerCase());
-  for (const ddl of suggestion.ddl)
-    for (const match of ddl.matchAll(/\bADD\s+(?:UNIQUE\s+)?(?:INDEX|KEY)\s+`?([\w$]+)`?/gi))
-      names.add(match[1]!.toLowerCase());
-  return [...names];
-}
 
 const alteredTable = (ddl: string): string | undefined => /^\s*ALTER\s+TABLE\s+`?([\w$]+)`?/i.exec(ddl)?.[1];
 

@@ -25,6 +25,7 @@ import { runLiveAnalysis } from '../../src/main/services/analysis.js';
 import { loadSchema } from '../../src/main/services/schema.js';
 import { detectServerInfo } from '../../src/main/services/server-info.js';
 import { testServers, withScratchDatabase } from '../support/db.js';
+import { createdIndexes } from '../support/suggestion-indexes.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures');
 
@@ -50,16 +51,6 @@ async function loadSakila(db: Connection): Promise<void> {
       await db.query(slice.sql.replace(/\bsakila\./g, ''));
     }
   await db.query('SET FOREIGN_KEY_CHECKS = 1, UNIQUE_CHECKS = 1');
-}
-
-/** The index names a suggestion's DDL creates. */
-function createdIndexes(suggestion: Suggestion): string[] {
-  const names = new Set<string>();
-  if (suggestion.indexName) names.add(suggestion.indexName.toLowerCase());
-  for (const ddl of suggestion.ddl)
-    for (const match of ddl.matchAll(/\bADD\s+(?:UNIQUE\s+)?(?:INDEX|KEY)\s+`?([\w$]+)`?/gi))
-      names.add(match[1]!.toLowerCase());
-  return [...names];
 }
 
 /** Tables a DDL statement alters. */
