@@ -1,5 +1,5 @@
 // Digests slow-log files from disk: streamed, cancellable, with progress, in a worker thread when available.
-import { createReadStream, existsSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
@@ -198,12 +198,12 @@ function progressReporter(
 }
 
 /**
- * Streams readables through one parser each and one shared digest (like pt-query-digest with
- * several files). Bytes are decoded as Latin-1 (one char per byte), which never throws and keeps
+ * Reads inputs through one parser each and one shared digest (like pt-query-digest with
+ * several files): an input with `open` as a stream (standard input), otherwise the file `name`. Bytes are decoded as Latin-1 (one char per byte), which never throws and keeps
  * fingerprints byte-exact; display text is re-decoded as UTF-8 by the core.
  */
 export async function digestStreams(
-  inputs: { name: string; bytes: number; open(): Readable }[],
+  inputs: { name: string; bytes: number; open?(): Readable }[],
   options: Omit<DigestFilesOptions, 'worker'> = {},
 ): Promise<SlowLogFileResult> {
   const started = Date.now();
@@ -218,10 +218,12 @@ export async function digestStreams(
       onSkip: (skip) => digest.addSkip({ ...skip, file: input.name }),
       ptCompatible: options.ptCompatible === true,
     });
-    await pump(input.open(), parser, input.name, options.signal, (n) => {
+    const onBytes = (n: number): void => {
       bytesRead += n;
       report(false);
-    });
+    };
+    if (input.open) await pump(input.open(), parser, input.name, options.signal, onBytes);
+    else await readFileRange(input.name, { start: 0 }, parser, options, onBytes);
     parser.end();
   }
   report(true);
@@ -252,25 +254,19 @@ function digestResult(
   };
 }
 
-/** Pushes a stream's bytes (as a binary string) into a parser. */
-async function pump(
-  stream: Readable,
-  parser: SlowLogParser,
-  name: string,
-  signal: AbortSignal | undefined,
-  onBytes: (n: number) => void,
-): Promise<void> {
-  try {
-    // Each chunk is cut after its last record separator and the rest carried into the next
-    // one, so the parser gets whole records: it never joins a leftover to a whole chunk, which
-    // V8 would copy again to flatten the pair.
-    // The carried rest and the head of the next chunk up to its first separator are pushed as
-    // one small string; the chunk's body is pushed on its own.
-    const size = RECORD_SEPARATOR.length;
-    let carry: Buffer | undefined;
-    for await (const chunk of stream) {
-      if (signal?.aborted) throw cancelled();
-      const buffer = chunk as Buffer;
+/**
+ * Pushes chunks of bytes into a parser as binary strings, each cut after its last record
+ * separator and the rest carried into the next one, so the parser gets whole records: it never
+ * joins a leftover to a whole chunk, which V8 would copy again to flatten the pair. The carried
+ * rest and the head of the next chunk up to its first separator are pushed as one small string;
+ * the chunk's body is pushed on its own. `feed` may be given a reused buffer: what it keeps is
+ * copied.
+ */
+function recordFeeder(parser: SlowLogParser): { feed(buffer: Buffer): void; flush(): void } {
+  const size = RECORD_SEPARATOR.length;
+  let carry: Buffer | undefined;
+  return {
+    feed(buffer) {
       let from = 0;
       if (carry) {
         const first = buffer.indexOf(RECORD_SEPARATOR);
@@ -293,13 +289,91 @@ async function pump(
         if (last === -1) parser.push(buffer.toString('latin1', from));
         else carry = Buffer.from(buffer.subarray(from));
       }
-      onBytes(buffer.length);
+    },
+    flush() {
+      if (carry) parser.push(carry.toString('latin1'));
+      carry = undefined;
+    },
+  };
+}
+
+/** Pushes a stream's bytes (as a binary string) into a parser (standard input; files use readFileRange). */
+async function pump(
+  stream: Readable,
+  parser: SlowLogParser,
+  name: string,
+  signal: AbortSignal | undefined,
+  onBytes: (n: number) => void,
+): Promise<void> {
+  try {
+    const feeder = recordFeeder(parser);
+    for await (const chunk of stream) {
+      if (signal?.aborted) throw cancelled();
+      feeder.feed(chunk as Buffer);
+      onBytes((chunk as Buffer).length);
     }
-    if (carry) parser.push(carry.toString('latin1'));
+    feeder.flush();
   } catch (error) {
     stream.destroy();
     if (error instanceof AdvisorError) throw error;
     throw fileError(name, error);
+  }
+}
+
+/**
+ * How long a file read runs before it lets the event loop turn (an abort, a helper's message, a
+ * timer). Reads are synchronous into one reused buffer: a read stream's chunks (a new Buffer and
+ * a promise per 128 KiB, and the stream machinery) cost ~110 ms more CPU on a 260 MiB log (~7 %
+ * of a one-thread digest), and a prefetching FileHandle.read pair cost more CPU still (each read
+ * a thread-pool hop); see docs/slowlog.md.
+ */
+const YIELD_MS = 16;
+
+/** The event loop gets a turn (setImmediate: after pending I/O callbacks, without a timer's delay). */
+function turn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * Pushes the bytes [start, end) of `file` (to its end when `end` is undefined) into a parser,
+ * as binary strings of whole records (recordFeeder); cancellable through `signal`.
+ */
+async function readFileRange(
+  file: string,
+  range: { start: number; end?: number | undefined },
+  parser: SlowLogParser,
+  options: { signal?: AbortSignal | undefined; chunkSize?: number | undefined },
+  onBytes: (n: number) => void,
+): Promise<void> {
+  const signal = options.signal;
+  const buffer = Buffer.allocUnsafe(options.chunkSize ?? READ_CHUNK_BYTES);
+  const feeder = recordFeeder(parser);
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    let position = range.start;
+    let yielded = performance.now();
+    for (;;) {
+      if (signal?.aborted) throw cancelled();
+      const want = range.end === undefined ? buffer.length : Math.min(buffer.length, range.end - position);
+      if (want <= 0) break;
+      const n = readSync(fd, buffer, 0, want, position);
+      if (n === 0) break;
+      position += n;
+      feeder.feed(n === buffer.length ? buffer : buffer.subarray(0, n));
+      onBytes(n);
+      const now = performance.now();
+      if (now - yielded >= YIELD_MS) {
+        await turn();
+        yielded = performance.now();
+      }
+    }
+    feeder.flush();
+  } catch (error) {
+    if (error instanceof AdvisorError) throw error;
+    throw fileError(file, error);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
@@ -383,8 +457,7 @@ export async function digestFileSegment(
   let bytesRead = 0;
   let lastReport = 0;
   const interval = options.progressIntervalMs ?? 200;
-  const stream = createReadStream(file, { start, highWaterMark: options.chunkSize ?? READ_CHUNK_BYTES });
-  await pump(stream, parser, file, options.signal, (n) => {
+  await readFileRange(file, { start }, parser, options, (n) => {
     bytesRead += n;
     const now = Date.now();
     if (!options.onProgress || now - lastReport < interval) return;
@@ -434,7 +507,6 @@ async function digestFileInParallel(
   });
   const onAbort = (): void => helper.stop();
   options.signal?.addEventListener('abort', onAbort, { once: true });
-  const chunk = options.chunkSize ?? READ_CHUNK_BYTES;
   let helperStopped = false;
   try {
     const onBytes = (n: number): void => {
@@ -447,13 +519,7 @@ async function digestFileInParallel(
         helper.stop();
       }
     };
-    await pump(
-      createReadStream(input.name, { end: cut - 1, highWaterMark: chunk }),
-      parser,
-      input.name,
-      options.signal,
-      onBytes,
-    );
+    await readFileRange(input.name, { start: 0, end: cut }, parser, options, onBytes);
     let merged = false;
     if (!helperStopped && parser.atRecordBoundary && parser.consumed === cut) {
       const segment = await helper.done.catch(() => undefined);
@@ -468,13 +534,7 @@ async function digestFileInParallel(
     helperEvents = 0;
     if (merged) bytesRead = input.bytes;
     else {
-      await pump(
-        createReadStream(input.name, { start: cut, highWaterMark: chunk }),
-        parser,
-        input.name,
-        options.signal,
-        onBytes,
-      );
+      await readFileRange(input.name, { start: cut }, parser, options, onBytes);
     }
     parser.end();
   } finally {
@@ -496,11 +556,7 @@ export async function digestFilesInThread(
         throw fileError(file, error);
       });
       if (info.isDirectory()) throw fileError(file, Object.assign(new Error('EISDIR'), { code: 'EISDIR' }));
-      return {
-        name: file,
-        bytes: info.size,
-        open: () => createReadStream(file, { highWaterMark: options.chunkSize ?? READ_CHUNK_BYTES }),
-      };
+      return { name: file, bytes: info.size };
     }),
   );
   const only = inputs.length === 1 ? inputs[0] : undefined;

@@ -1,5 +1,5 @@
 // The file service: worker thread, progress, cancellation and bad input.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,6 +46,33 @@ describe('slow-log file service', () => {
     controller.abort();
     await expect(pending).rejects.toMatchObject({ code: 'CANCELLED' });
   });
+
+  it('lets an abort through while it reads a file on the calling thread', async () => {
+    // ~11 MiB: read synchronously in 128 KiB chunks, it takes far longer than one event-loop turn
+    // (YIELD_MS); the timer's abort only runs because the read loop yields.
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'sargable-slowlog-'));
+    const big = path.join(dir, 'big.log');
+    writeFileSync(big, Buffer.concat(Array.from({ length: 3000 }, () => readFileSync(sample))));
+    const controller = new AbortController();
+    const progress: SlowLogProgress[] = [];
+    await expect(
+      digestFilesInThread([big], {
+        parallel: false,
+        signal: controller.signal,
+        progressIntervalMs: 0,
+        onProgress: (p) => {
+          // Once reading has begun, abort from a timer: it runs only when the loop yields.
+          if (progress.push(p) === 1) setTimeout(() => controller.abort(), 0);
+        },
+      }),
+    ).rejects.toMatchObject({ code: 'CANCELLED' });
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress.at(-1)!.bytesRead).toBeLessThan(progress.at(-1)!.totalBytes);
+    // Not aborted, the same file is read to its end.
+    const whole = await digestFilesInThread([big], { parallel: false });
+    expect(whole.source.bytesRead).toBe(3000 * 3841);
+    expect(whole.global.queryCount).toBe(3000 * 8);
+  }, 30_000);
 
   it('reports a missing file with what to do', async () => {
     await expect(digestFilesInThread(['/nonexistent/slow.log'])).rejects.toMatchObject({
