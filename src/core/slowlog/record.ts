@@ -27,7 +27,7 @@ import { detach } from './text.js';
 export const RECORD_SEPARATOR = ';\n#';
 /** The first header line(s) of an event as servers write them (see headerFollows()). */
 export const SERVER_HEADER =
-  /^(?:# Time: (?:\d{6} {1,2}\d{1,2}:\d\d:\d\d(?:\.\d+)?|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)?)[ \t]*(?:\n|$)|# User@Host: [^\n]*\[[^\n]*\] @ [^\n]*\[[^\n]*\])/;
+  /^(?:# Time: (?:\d{6} {1,2}\d{1,2}:\d\d:\d\d(?:\.\d+)?|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)?)[ \t]*(?:\n|$)|# User@Host: [^\n]*\[[^\n]*\] @ [^\n]*\[[^\n]*\](?:[ \t]+Id:[ \t]+\d+)?[ \t]*(?:\n|$))/;
 /**
  * Slots of the `# User@Host:` line cache (direct-mapped), and the most distinct lines remembered
  * behind it. A line holds the connection id, so a busy server has hundreds of distinct lines at a
@@ -369,11 +369,24 @@ export function createRecordParser(strict: boolean, lookAhead: LookAhead): Recor
     let gotDb = false;
     let gotSet = false;
     let foundArg = false;
+    let inWarnings = false;
     const len = stmt.length;
     let start = 0;
     while (start < len || (start === 0 && len === 0)) {
       let end = stmt.indexOf('\n', start);
       if (end === -1) end = len;
+      // MariaDB's `# Warnings` block (log_slow_verbosity=warnings) comes after every other header
+      // line and holds each message verbatim, user values and their newlines included: until the
+      // server's `use`/`SET` lines, a line is message text, whatever it looks like. A record that
+      // ends in it was cut at a `;\n#` inside a message: read on (strict mode).
+      if (inWarnings && !gotSet && (stmt.charCodeAt(start) === 35 || !isHeaderCandidate(stmt, start))) {
+        if (allowJoin && end >= len) {
+          out.join = true;
+          return out;
+        }
+        start = end + 1;
+        continue;
+      }
       // The server writes its `SET timestamp=…;` line last, just before the statement: what
       // follows is the statement even when it looks like a header (the user's own `SET
       // timestamp=…`, `use x`, a leading `# comment`). pt-query-digest reads it as header.
@@ -420,6 +433,8 @@ export function createRecordParser(strict: boolean, lookAhead: LookAhead): Recor
         const parts = perlSplit(m[1] ?? '', SET_SPLIT);
         for (let i = 0; i + 1 < parts.length; i += 2) ops.push(parts[i] ?? '', parts[i + 1] ?? '');
         gotSet = true;
+      } else if (strict && text === '# Warnings') {
+        inWarnings = true;
       }
 
       // The server's SET line was the record's last line: the statement starts with a line

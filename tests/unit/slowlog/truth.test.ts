@@ -103,6 +103,37 @@ describe('slow-log reading where pt-query-digest is wrong', () => {
     expect(pt[1]).toContain('mariadbd, Version');
   });
 
+  it("MariaDB's # Warnings block (log_slow_verbosity=warnings) holds messages verbatim: their lines are not the statement", () => {
+    // As MariaDB 10.11 writes it: each warning message verbatim after `# Warnings`, before `use`
+    // and `SET timestamp`; a value in a message keeps its newlines (and `;\n#`).
+    const maria = (sql: string, warning?: string): string =>
+      '# User@Host: app[app] @  [127.0.0.1]\n# Thread_id: 8  Schema: shop  QC_hit: No\n' +
+      '# Query_time: 0.000100  Lock_time: 0.000002  Rows_sent: 1  Rows_examined: 0\n# Rows_affected: 0  Bytes_sent: 56\n' +
+      (warning === undefined
+        ? ''
+        : `# Warnings\n# Warning 1292 Truncated incorrect INTEGER value: '${warning}'\n`) +
+      `SET timestamp=1795000000;\n${sql};\n`;
+    const values = ['1\nfoo', '2;\n# Query_time: 5', '4;\n# User@Host: root[root] @ localhost []'];
+    const statements = values.map((value) => `SELECT CAST('${value}' AS INT) AS w`);
+    const log =
+      '# Time: 261126 10:00:01\n' +
+      maria('SELECT 1') +
+      statements.map((sql, i) => maria(sql, values[i])).join('') +
+      maria('DROP TABLE IF EXISTS gone', 'x') +
+      maria('SELECT 2');
+    const expected = ['SELECT 1', ...statements, 'DROP TABLE IF EXISTS gone', 'SELECT 2'];
+    expect(parse(log)).toEqual({ queries: expected, skipped: [] });
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 60 }), { minLength: 1, maxLength: 10 }), (sizes) => {
+        expect(parse(log, { sizes })).toEqual({ queries: expected, skipped: [] });
+      }),
+      { numRuns: 40, seed: 21 },
+    );
+    // pt-query-digest takes the message's second line for the statement, and is cut inside it.
+    const pt = parse(log, { ptCompatible: true }).queries;
+    expect(pt.filter((query) => statements.includes(query))).toEqual([]);
+  });
+
   it("after the banner, an administrator command that follows SET timestamp is that event's statement (no empty event)", () => {
     // As MySQL 8.0.33 wrote it under sysbench (COM_STMT_PREPARE refused, Errno 1295): the first event
     // of a fresh log. pt-query-digest reads two "administrator command: Prepare" events; the default
