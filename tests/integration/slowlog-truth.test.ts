@@ -158,6 +158,16 @@ describe.sequential.each(servers)('slow log read right: $name', ({ name, flavor,
     writeFileSync(crlf, Buffer.from(text.replace(/\r?\n/g, '\r\n'), 'latin1'));
     expect(counts(await digestFilesInThread([crlf]))).toEqual(found);
     expect((await digestFilesInThread([crlf], { ptCompatible: true })).global.queryCount).toBe(1);
+
+    // The same log with the banners a Windows server writes (`c:\…\bin\mysqld.exe, Version: …`,
+    // `TCP Port: N, Named Pipe: …`), which pt-query-digest does not know: same classes and counts.
+    const windowsText = text
+      .replace(/^[^\n]*(?:mysqld|mariadbd), Version: /gm, 'c:\\xampp\\mysql\\bin\\mysqld.exe, Version: ')
+      .replace(/^Tcp port: (\d+)[^\n]*$/gm, 'TCP Port: $1, Named Pipe: MySQL');
+    expect(windowsText.match(/mysqld\.exe, Version: /g)?.length ?? 0).toBeGreaterThanOrEqual(2);
+    const windows = `${file}.windows`;
+    writeFileSync(windows, Buffer.from(windowsText, 'latin1'));
+    expect(counts(await digestFilesInThread([windows]))).toEqual(found);
   }, 120_000);
 
   it('a statement over 64 MiB is counted, and the statements around it too', async () => {

@@ -43,9 +43,12 @@ const BANNER = new RegExp(
   `(?:^|(?<=\\n))(?:T[cC][pP]${WS}[pP]ort:${WS}+\\d+|[/A-Z][^\\n]*mysqld,${WS}Version[^\\n]*(?:started${WS}with:|embedded${WS}library)|Time${WS}+Id${WS}+Command)[^\\n]*\\n`,
   'g',
 );
-/** BANNER plus MariaDB ≥ 10.5's server name (`…/mariadbd, Version: …`), which pt does not know. */
+/**
+ * BANNER plus what pt does not know: MariaDB ≥ 10.5's server name (`…/mariadbd, Version: …`) and
+ * Windows servers' (`c:\xampp\mysql\bin\mysqld.exe, Version: …`, also a lower-case drive).
+ */
 const BANNER_MARIADBD = new RegExp(
-  `(?:^|(?<=\\n))(?:T[cC][pP]${WS}[pP]ort:${WS}+\\d+|[/A-Z][^\\n]*(?:mysqld|mariadbd),${WS}Version[^\\n]*(?:started${WS}with:|embedded${WS}library)|Time${WS}+Id${WS}+Command)[^\\n]*\\n`,
+  `(?:^|(?<=\\n))(?:T[cC][pP]${WS}[pP]ort:${WS}+\\d+|[/A-Za-z][^\\n]*(?:mysqld|mariadbd)(?:\\.exe)?,${WS}Version[^\\n]*(?:started${WS}with:|embedded${WS}library)|Time${WS}+Id${WS}+Command)[^\\n]*\\n`,
   'g',
 );
 const USER_HOST_LINE = new RegExp(

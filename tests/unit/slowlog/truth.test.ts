@@ -103,6 +103,24 @@ describe('slow-log reading where pt-query-digest is wrong', () => {
     expect(pt[1]).toContain('mariadbd, Version');
   });
 
+  it("a Windows server's banner (mysqld.exe, a lower-case drive) is removed, at the start and mid-file", () => {
+    const windows = (drive: string, name: string): string =>
+      `${drive}:\\Program Files\\MySQL\\MySQL Server 8.0\\bin\\${name}, Version: 8.0.33 (MySQL Community Server - GPL). started with:\nTCP Port: 3306, Named Pipe: MySQL\nTime                 Id Command    Argument\n`;
+    const log =
+      windows('C', 'mysqld.exe') +
+      event('SELECT 1', 1) +
+      windows('c', 'mysqld.exe') +
+      event('SELECT 2', 2) +
+      windows('c', 'mariadbd.exe') +
+      event('SELECT 3', 3);
+    for (const text of [log, log.replace(/\n/g, '\r\n')]) {
+      expect(parse(text)).toEqual({ queries: ['SELECT 1', 'SELECT 2', 'SELECT 3'], skipped: [] });
+    }
+    // pt-query-digest knows only `…mysqld, Version` on a line starting with `/` or A-Z.
+    const pt = parse(log, { ptCompatible: true }).queries;
+    expect(pt.some((query) => query.includes('mysqld.exe, Version'))).toBe(true);
+  });
+
   it("MariaDB's # Warnings block (log_slow_verbosity=warnings) holds messages verbatim: their lines are not the statement", () => {
     // As MariaDB 10.11 writes it: each warning message verbatim after `# Warnings`, before `use`
     // and `SET timestamp`; a value in a message keeps its newlines (and `;\n#`).
