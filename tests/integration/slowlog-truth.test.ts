@@ -26,6 +26,7 @@ const CASES: { sql: string; times: number }[] = [
   { sql: "SELECT 'a;\n# Query_time: 9' AS x", times: 2 },
   { sql: "SELECT 'b\n# Time: 071218 11:48:27\nc' AS y", times: 1 }, // handled right by both
   { sql: 'SELECT "d;\n# Rows_sent: 1", `e;\n# f` FROM (SELECT 1 AS `e;\n# f`) AS t', times: 1 },
+  { sql: 'SELECT 10 AS y -- ;\n# Query_time: 3\n', times: 2 }, // a comment holding ;\n#
   { sql: 'SET timestamp=1700000000', times: 2 },
   { sql: '# leading comment line\nSELECT 7 AS g', times: 1 },
   { sql: 'SELECT 8 AS before_flush', times: 1 },

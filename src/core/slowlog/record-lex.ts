@@ -3,8 +3,8 @@
  * Design note
  * -----------
  * pt-query-digest cuts records at every `;\n#`, also inside a string literal. In strict mode
- * (the default) the parser asks here whether a record's query ends inside a quote or a block
- * comment: then its `;\n#` was part of a literal and the record continues. A record longer
+ * (the default) the parser asks here whether a record's query ends inside a quote or a comment:
+ * then its `;\n#` may be part of it, and the record continues unless a server header follows. A record longer
  * than `maxRecordLength` is streamed through: `compactSql` lexes it chunk by chunk and keeps a
  * compacted copy (literal runs shortened) from which its fingerprint is the same.
  */
@@ -177,14 +177,23 @@ export function lexOpen(state: number): boolean {
 }
 
 /**
- * Whether `query` ends inside a quote or block comment, i.e. the `;\n#` that ended its record
- * was part of a literal. Most queries are decided by native substring searches: without quotes
- * or `/*` nothing can be open, and with only `'` quotes (no backslash, other quote or comment
- * that could hide one) the count of `'` decides (a doubled `''` keeps it even).
+ * Whether `query` ends inside a quote or a comment, i.e. the `;\n#` that ended its record may
+ * have been part of it: a literal, or a `-- …;` / `# …;` comment whose next line starts with `#`
+ * (the server's own `;` after a statement that ends in a comment is told apart by the caller: a
+ * server header follows it). Most queries are decided by native substring searches: without
+ * quotes, `/*`, `#` or `--` nothing can be open, and with only `'` quotes (no backslash, other
+ * quote or comment that could hide one) the count of `'` decides (a doubled `''` keeps it even).
  */
 export function queryEndsOpen(query: string): boolean {
   const single = query.indexOf("'");
-  if (single === -1 && !query.includes('"') && !query.includes('`') && !query.includes('/*')) {
+  if (
+    single === -1 &&
+    !query.includes('"') &&
+    !query.includes('`') &&
+    !query.includes('/*') &&
+    !query.includes('#') &&
+    !query.includes('--')
+  ) {
     return false;
   }
   if (
@@ -201,5 +210,5 @@ export function queryEndsOpen(query: string): boolean {
     return (count & 1) === 1;
   }
   // The terminator's ';' is not part of the query; a char past the end reads as NaN (no token).
-  return lexOpen(lexSql(query, 0, query.length, LEX_CODE));
+  return lexSql(query, 0, query.length, LEX_CODE) !== LEX_CODE;
 }

@@ -70,6 +70,28 @@ describe('slow-log reading where pt-query-digest is wrong', () => {
     );
   });
 
+  it("a -- or # comment ending in ';' before a line starting with '#' stays in the statement", () => {
+    const comments = [
+      'SELECT 10 AS y -- ;\n# Query_time: 3\n',
+      'SELECT 11 AS z # note;\n# Rows_sent: 9',
+      'SELECT 12 AS ends_in_comment -- plain', // the server's ';' follows the comment: one event
+      "SELECT 13 AS q # it's;\n#' not a literal",
+    ];
+    // The server drops a statement's trailing newline before its `;`.
+    const logged = comments.map((sql) => sql.replace(/\n$/, ''));
+    const log =
+      comments.map((sql, i) => event(sql.replace(/\n$/, ''), i + 1)).join('') + event('SELECT 2', 9);
+    expect(parse(log)).toEqual({ queries: [...logged, 'SELECT 2'], skipped: [] });
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 10 }), (sizes) => {
+        expect(parse(log, { sizes }).queries).toEqual([...logged, 'SELECT 2']);
+      }),
+      { numRuns: 40, seed: 21 },
+    );
+    // pt-query-digest cuts at the comment's `;\n#`: the rest becomes a header line.
+    expect(parse(log, { ptCompatible: true }).queries).not.toContain(logged[0]);
+  });
+
   it('a logged statement with an unbalanced quote does not swallow the next event', () => {
     // The server logs statements that fail to parse too; the next server-written header wins.
     const log = event("SELECT 'oops", 1) + event('SELECT 2', 2) + event("SELECT 'x;\n# y'", 3);
