@@ -32,8 +32,10 @@ Options:
   --record                 store the digest as a window in the capture history (every class;
                            see 'sargable history'). Off by default
   --pt-compatible          read the log exactly as pt-query-digest 3.2.1 does, also where it
-                           is wrong (literals holding ';\n#', your own SET timestamp, MariaDB's
-                           mariadbd banner, CRLF logs, mixed time formats; see docs/slowlog.md)
+                           is wrong (literals and comments holding ';\\n#', your own SET
+                           timestamp, MariaDB's mariadbd banner and # Warnings, Windows banners,
+                           MySQL's throttle summary, CRLF logs, mixed time formats; see
+                           docs/slowlog.md)
   -h, --help               show this help
 
 Reads standard input with -. Progress goes to standard error when it is a terminal (or with --progress).
