@@ -145,6 +145,13 @@ export function isSpace(c: number): boolean {
 export interface LineTemplate {
   regex: RegExp;
   ids: number[];
+  /**
+   * `regex` with each whitespace run between the pairs replaced by the exact one of the line the
+   * template was learnt from (`N1: (\S+)  N2: (\S+) …`): servers write their attribute lines
+   * with fixed separators, and literal ones are matched about a third faster than `\s+`. It
+   * matches a subset of `regex`'s lines, with the same captures; `regex` reads the others.
+   */
+  literal: RegExp | undefined;
 }
 export const MAX_TEMPLATES = 64;
 export const MAX_TEMPLATE_PAIRS = 64;
@@ -225,8 +232,12 @@ export function compileTemplate(
   prefix: string,
   ids: readonly number[],
   attributes: readonly Attribute[],
+  line?: string,
 ): LineTemplate {
-  let source = `^${prefix.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')}`;
+  const head = `^${escapeRegExp(prefix)}`;
+  let source = head;
+  // Every separator captured, to learn the line's own (see LineTemplate.literal).
+  let analysis = head;
   const captured: number[] = [];
   ids.forEach((id, k) => {
     const attribute = attributes[id]!;
@@ -234,6 +245,31 @@ export function compileTemplate(
     const value = attribute.kind === Kind.Ignored ? `${NON_SPACE}+` : `(${NON_SPACE}+)`;
     if (attribute.kind !== Kind.Ignored) captured.push(id);
     source += `${k === 0 ? '' : `${SPACE}+`}${attribute.name}:${SPACE}+${value}`;
+    analysis += `${k === 0 ? '' : `(${SPACE}+)`}${attribute.name}:(${SPACE}+)${NON_SPACE}+`;
   });
-  return { regex: new RegExp(`${source}${SPACE}*$`), ids: captured };
+  const tail = `${SPACE}*$`;
+  const regex = new RegExp(`${source}${tail}`);
+  const seps = line === undefined ? null : new RegExp(`${analysis}${tail}`).exec(line);
+  let literal: RegExp | undefined;
+  if (seps !== null) {
+    let exact = head;
+    let s = 1;
+    ids.forEach((id, k) => {
+      const attribute = attributes[id]!;
+      const value = attribute.kind === Kind.Ignored ? `${NON_SPACE}+` : `(${NON_SPACE}+)`;
+      const before = k === 0 ? '' : escapeWhitespace(seps[s++]!);
+      exact += `${before}${attribute.name}:${escapeWhitespace(seps[s++]!)}${value}`;
+    });
+    literal = new RegExp(`${exact}${tail}`);
+  }
+  return { regex, ids: captured, literal };
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+}
+
+/** A whitespace run as regex source (`\t`, `\n`… written as escapes). */
+function escapeWhitespace(run: string): string {
+  return run.replace(/[\t\n\r\f\v]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }

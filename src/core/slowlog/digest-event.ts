@@ -201,7 +201,7 @@ export class EventValues {
     this.scanAttributeLine(text);
     const scannedIds = this.scannedIds;
     if (this.scannedFirst < 0 || this.scannedEmpty || scannedIds.length > MAX_TEMPLATE_PAIRS) return;
-    const template = compileTemplate(text.slice(0, this.scannedFirst), scannedIds, this.attributes);
+    const template = compileTemplate(text.slice(0, this.scannedFirst), scannedIds, this.attributes, text);
     if (template.regex.exec(text) === null) return; // e.g. trailing text that is not a pair
     if (this.templateCount >= MAX_TEMPLATES) {
       this.templates = new Map();
@@ -216,7 +216,7 @@ export class EventValues {
   /** Reads `text` through `template` when it has that shape; false (nothing set) otherwise. */
   private applyTemplate(template: LineTemplate, text: string): boolean {
     // One native match beats a hand-written scan of the line (measured: 3.6 vs 9.5 µs a line).
-    const m = template.regex.exec(text);
+    const m = (template.literal !== undefined && template.literal.exec(text)) || template.regex.exec(text);
     if (m === null) return false;
     const ids = template.ids;
     for (let k = 0; k < ids.length; k++) this.setPair(ids[k]!, m[k + 1]!);
