@@ -97,6 +97,12 @@ export interface SlowLogParserOptions {
    * docs/slowlog.md, "Where pt-query-digest is wrong"). Default false: read what the server wrote.
    */
   ptCompatible?: boolean;
+  /**
+   * Read the common record shape (time, user, attribute lines, `SET timestamp`, query) through
+   * its shortcut (default true). Its events are the general reading's; tests turn it off to
+   * prove that (tests/unit/slowlog/common-record.test.ts).
+   */
+  commonRecords?: boolean;
 }
 
 /** An incremental parser: push chunks, then end. */

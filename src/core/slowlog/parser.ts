@@ -79,7 +79,7 @@ const CRLF = /\r\n/g;
 export function createSlowLogParser(options: SlowLogParserOptions): SlowLogParser {
   const maxRecordLength = options.maxRecordLength ?? 64 * 1024 * 1024;
   const strict = options.ptCompatible !== true;
-  const parseRecord = createRecordParser(strict, lookAhead);
+  const parseRecord = createRecordParser(strict, lookAhead, options.commonRecords !== false);
   let buf = '';
   let cursor = 0; // position in buf of the next unread char
   let base = 0; // absolute offset of buf[0]
