@@ -157,22 +157,24 @@ function hasBannerWord(text: string, from = 0): boolean {
     text.includes('ort:', from) ||
     text.includes('Command', from) ||
     text.includes('mysqld,', from) ||
-    text.includes('mariadbd,', from)
+    text.includes('mariadbd,', from) ||
+    text.includes('d.exe,', from)
   );
 }
 
 /**
  * False when BANNER cannot match `record`. Every BANNER alternative starts a line with `T`, `/`
- * or `A-Z` and stays on that line, so lines starting with `#` (the bulk of a record's bytes:
+ * or a letter and stays on that line, so lines starting with `#` (the bulk of a record's bytes:
  * header and attribute lines) cannot hold one; the first line is always looked at, and the
  * rest from the first line that does not start with `#`.
  */
 function mayHoldBanner(record: string): boolean {
   const firstEnd = record.indexOf('\n');
   // The first line's only line start is the record's start: a banner there starts with `/` or
-  // A-Z (a record read after `;\n#` usually starts with a space: ` Time: …`).
+  // a letter (a lower-case Windows drive in strict mode; a record read after `;\n#` usually
+  // starts with a space: ` Time: …`).
   const c = record.charCodeAt(0);
-  if (c === 47 /* / */ || (c >= 65 && c <= 90)) {
+  if (c === 47 /* / */ || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)) {
     if (firstEnd === -1) return hasBannerWord(record);
     if (hasBannerWord(record.slice(0, firstEnd))) return true;
   } else if (firstEnd === -1) return false;

@@ -138,6 +138,13 @@ describe('slow-log reading where pt-query-digest is wrong', () => {
     for (const text of [log, log.replace(/\n/g, '\r\n')]) {
       expect(parse(text)).toEqual({ queries: ['SELECT 1', 'SELECT 2', 'SELECT 3'], skipped: [] });
     }
+    // Each banner line is found on its own too (the prefilter knows `mysqld.exe,`).
+    const lone = windows('c', 'mysqld.exe').split('\n')[0]!;
+    expect(parse(`${lone}\n${event('SELECT 1', 1)}`).queries).toEqual(['SELECT 1']);
+    expect(parse(`${event('SELECT 1', 1)}${lone}\n${event('SELECT 2', 2)}`).queries).toEqual([
+      'SELECT 1',
+      'SELECT 2',
+    ]);
     // pt-query-digest knows only `…mysqld, Version` on a line starting with `/` or A-Z.
     const pt = parse(log, { ptCompatible: true }).queries;
     expect(pt.some((query) => query.includes('mysqld.exe, Version'))).toBe(true);
