@@ -2,7 +2,6 @@
 import path from 'node:path';
 import v8 from 'node:v8';
 import { Readable } from 'node:stream';
-import { utf8ToBinaryString } from '../../core/slowlog/index.js';
 import {
   digestSlowLogFiles,
   digestStreams,
@@ -107,12 +106,14 @@ export const run: CliCommand = async (argv, io) => {
   };
   const digest = async (onProgress: (progress: SlowLogProgress) => void): Promise<SlowLogFileResult> => {
     if (positionals[0] === '-') {
-      // Standard input arrives decoded; re-encode to the bytes' binary view for exact fingerprints.
-      const text = utf8ToBinaryString(await io.readStdin());
-      return digestStreams(
-        [{ name: '-', bytes: text.length, open: () => Readable.from([Buffer.from(text, 'latin1')]) }],
+      // Standard input streams through like a file: its raw bytes (exact fingerprints, as from a
+      // file), chunk by chunk (no size limit, memory as for a file). Its size is known at the end.
+      const digested = await digestStreams(
+        [{ name: '-', bytes: 0, open: () => Readable.from(stdinBytes(io)) }],
         { ...options, onProgress },
       );
+      digested.source.files = [{ path: '-', bytes: digested.source.bytesRead }];
+      return digested;
     }
     const files = positionals.map((file) => path.resolve(io.cwd, file));
     const digested = await digestSlowLogFiles(files, { ...options, worker: false, onProgress });
@@ -168,13 +169,26 @@ export const run: CliCommand = async (argv, io) => {
   return 0;
 };
 
+/**
+ * Standard input as raw chunks; without a streaming io (tests), readStdin's text as UTF-8 bytes.
+ * (Not input.ts's stdinChunks: that module loads the schema loader and SQL parser.)
+ */
+function stdinBytes(io: CliIo): AsyncIterable<Uint8Array> {
+  if (io.stdinChunks) return io.stdinChunks();
+  return (async function* () {
+    yield Buffer.from(await io.readStdin());
+  })();
+}
+
 function progressPrinter(io: CliIo, before: string, after: string): (progress: JobProgressReply) => void {
   return (p) => {
     const read = p.bytesRead ?? 0;
     const total = p.totalBytes ?? 0;
-    const pct = total > 0 ? ((read / total) * 100).toFixed(1) : '100.0';
-    io.stderr(
-      `${before}${pct}%  ${(read / 1048576).toFixed(1)}/${(total / 1048576).toFixed(1)} MiB  ${p.events ?? 0} events  ${p.eventsPerSecond ?? 0} events/s${after}`,
-    );
+    // Standard input has no size until its end: bytes read only.
+    const size =
+      total > 0
+        ? `${((read / total) * 100).toFixed(1)}%  ${(read / 1048576).toFixed(1)}/${(total / 1048576).toFixed(1)} MiB`
+        : `${(read / 1048576).toFixed(1)} MiB`;
+    io.stderr(`${before}${size}  ${p.events ?? 0} events  ${p.eventsPerSecond ?? 0} events/s${after}`);
   };
 }
