@@ -9,7 +9,9 @@
  *   --threads N     sysbench threads (default 4)
  *   --ours-mb N     also digest an N MiB generated log with Sargable only (memory stays flat)
  *   --skip-pt       do not run pt-query-digest
- *   --one-thread    digest on one thread (default: a big file is split across two threads)
+ *   --one-thread    digest on one thread (default: a big file is split across the machine's
+ *                   cores, at most 8, each share at least 8 MiB)
+ *   --parallel N    split a big file across N threads (this one included), whatever the cores
  *   --runs N        run our side N times (default 5; half before, half after pt-query-digest)
  *                   and compare its median run with pt-query-digest's one run
  *   --all-attributes  aggregate every attribute as pt-query-digest does (default: the reported
@@ -17,9 +19,10 @@
  *   --keep          keep the log files (in the OS temp dir) instead of deleting them
  * Our side runs the bundled service code (`digestFilesInThread`, what `sargable digest` runs) in a
  * child process under /usr/bin/time for peak RSS; pt-query-digest runs with `--output json` on
- * the same file. Both wall times include process start-up. Files of 16 MiB or more are cut in two
- * at a record boundary and the second half digested by a helper thread (the bundled worker), as
- * the app does; the CPU time then counts both threads.
+ * the same file. Both wall times include process start-up. Files of 16 MiB or more are cut at
+ * record boundaries and the shares after the first digested by helper threads (the bundled
+ * worker), as the app does; the CPU time then counts every thread. The summary says how many
+ * threads the median run used and when each share's thread finished.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -40,6 +43,7 @@ const { values } = parseArgs({
     'ours-mb': { type: 'string', default: '0' },
     'skip-pt': { type: 'boolean', default: false },
     'one-thread': { type: 'boolean', default: false },
+    parallel: { type: 'string' },
     'all-attributes': { type: 'boolean', default: false },
     runs: { type: 'string', default: '5' },
     keep: { type: 'boolean', default: false },
@@ -177,6 +181,7 @@ function ours(file) {
     file,
     values['one-thread'] ? '' : worker,
     values['all-attributes'] ? 'all' : 'reported',
+    values.parallel ?? '',
   ]);
   return { ...r, summary: JSON.parse(r.stdout) };
 }
@@ -222,6 +227,7 @@ try {
     `load average at start: ${load} (${os.cpus().length} CPUs)`,
     `sargable runs:     ${runs.map((r) => r.wall.toFixed(2)).join(', ')} s wall${skipPt ? '' : ` (pt-query-digest ran after the first ${Math.ceil(total / 2)})`}; the median run:`,
     `sargable digest:   ${values['all-attributes'] ? '(every attribute) ' : ''}${a.wall.toFixed(2)} s wall (${(a.summary.ms / 1000).toFixed(2)} s digesting), ${a.cpu.toFixed(2)} s CPU, ${Math.round(oursRate)} events/s, peak RSS ${Math.max(...runs.map((r) => r.rssMb)).toFixed(0)} MiB (largest of the runs)`,
+    `threads:           ${a.summary.threads}${a.summary.shares ? ` (share finished at ms, * = read by this thread: ${a.summary.shares.map((s, i) => `${Math.round(s.finishedMs ?? 0)}${i > 0 && !s.merged ? '*' : ''}`).join(', ')})` : ''}; CPU s of every run: ${runs.map((r) => r.cpu.toFixed(2)).join(', ')}`,
   ];
   if (b && pt) {
     const ptEvents = pt.global.query_count;

@@ -1,14 +1,15 @@
-// Merging a digest segment (the second half of a file, digested by a helper thread) into a digest.
+// Merging a digest segment (a share of a file digested by a helper thread) into a digest.
 /*
  * Design note
  * -----------
- * A file read by two threads is cut just after a `;\n#`; the second half is digested as a
+ * A file read by several threads is cut just after `;\n#`s; each later share is digested as a
  * segment (`createDigest({ segment: true })`): events before its first `use`/`SET timestamp`
- * have no `db`/`ts` of their own and are marked pending, to be resolved with the first half's
- * last ones here. Metrics merge exactly (sums are kept as whole units plus millionths), so the
- * merged result equals the one-thread result; a merge that could not be exact (an attribute
- * typed differently in the two halves, histograms that cannot merge) is refused before
- * anything changes, and the caller then reads the rest itself.
+ * have no `db`/`ts` of their own and are marked pending, to be resolved with the last ones of
+ * what was digested before it here. Shares are absorbed in file order, so `lastDb`/`lastTs` chain
+ * from one to the next. Metrics merge exactly (sums are kept as whole units plus millionths), so
+ * the merged result equals the one-thread result; a merge that could not be exact (an attribute
+ * typed differently in the two parts, histograms that cannot merge) is refused before anything
+ * changes, and the caller then reads that share itself (slowlog-parallel.ts).
  */
 import { normalizeTimestamp, stripBackticks } from './digest-attributes.js';
 import { type ClassColumns, DBS, HOSTS, PENDING_DB, PENDING_TS, USERS } from './class-columns.js';
