@@ -197,11 +197,14 @@ export function createDigest(options: DigestOptions = {}): Digest {
         cols.tsMax[c] = tsId;
         if (cols.tsMin[c] === 0) cols.tsMin[c] = tsId;
       } else {
+        // The newest time so far (`own === tsMax`, the usual case) is before no minimum.
+        const newest = own === tsMax;
         const min = cols.tsMin[c]!;
-        if (min === 0 || (min !== tsId && tsBefore(own, strings.values[min]!))) cols.tsMin[c] = tsId;
+        if (min === 0 || (!newest && min !== tsId && tsBefore(own, strings.values[min]!)))
+          cols.tsMin[c] = tsId;
         const max = cols.tsMax[c]!;
         if (max === 0 || (max !== tsId && tsBefore(strings.values[max]!, own))) cols.tsMax[c] = tsId;
-        if (tsMin === undefined || (own !== tsMin && tsBefore(own, tsMin))) tsMin = own;
+        if (tsMin === undefined || (!newest && own !== tsMin && tsBefore(own, tsMin))) tsMin = own;
       }
     }
     if (db !== undefined) cols.addDistinct(c, DBS, dbIdOf(db));
