@@ -8,6 +8,7 @@ import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   digestFilesInThread,
+  digestSlowLogFiles,
   type ShareReport,
   type SlowLogFileResult,
   type SlowLogProgress,
@@ -217,6 +218,33 @@ require(${JSON.stringify(worker.path)});\n`,
     expect(shares.filter((share) => share.merged).length).toBeGreaterThanOrEqual(2);
     expect(progress.at(-1)).toMatchObject({
       bytesRead: result.source.files[0]!.bytes,
+      events: result.global.events,
+    });
+  }, 60_000);
+
+  it('the app path: a worker thread starting its own helpers gives the one-thread result', async () => {
+    const file = path.join(dir, 'generated.log');
+    const expected = strip(await digestFilesInThread([file], { parallel: false }));
+    // The worker script notes each share it is started for, so the helpers are seen to run.
+    const marks = path.join(dir, 'shares-started.txt');
+    const noting = path.join(dir, 'noting-worker.cjs');
+    writeFileSync(
+      noting,
+      `const { workerData } = require('node:worker_threads');
+if (workerData && workerData.segment) require('node:fs').appendFileSync(${JSON.stringify(marks)}, workerData.segment.index + ' ');
+require(${JSON.stringify(worker.path)});\n`,
+    );
+    const progress: SlowLogProgress[] = [];
+    const result = await digestSlowLogFiles([file], {
+      worker: { path: noting },
+      parallel: { path: noting, threads: 3, segmentBytes: 64 * 1024 },
+      progressIntervalMs: 0,
+      onProgress: (p) => progress.push(p),
+    });
+    expect(strip(result)).toEqual(expected);
+    expect(readFileSync(marks, 'utf8').trim().split(' ').sort()).toEqual(['1', '2']);
+    expect(progress.at(-1)).toMatchObject({
+      bytesRead: result.source.bytesRead,
       events: result.global.events,
     });
   }, 60_000);
