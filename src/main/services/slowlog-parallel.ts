@@ -184,7 +184,9 @@ export function workerShares(
 
 /**
  * Helper side: the bytes [start, end) of `file` (to its end without `end`) as a segment, and
- * whether it ended exactly at `end` at a record boundary (SegmentReport).
+ * whether it ended exactly at `end` at a record boundary (SegmentReport). A share that grows
+ * past PARALLEL_MAX_CLASSES classes stops early and reports itself incomplete (this thread then
+ * reads it): every thread would hold its own copy of that many classes.
  */
 export async function digestFileSegment(
   file: string,
@@ -201,10 +203,26 @@ export async function digestFileSegment(
   let bytesRead = 0;
   const total = range.end === undefined ? undefined : range.end - range.start;
   const report = progressReporter(options, started, total ?? 0, () => ({ bytesRead, events: digest.events }));
-  await readFileRange(file, range, parser, options, (n) => {
-    bytesRead += n;
-    report(false);
-  });
+  const stop = new AbortController();
+  const onAbort = (): void => stop.abort();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  if (options.signal?.aborted) stop.abort();
+  let tooMany = false;
+  try {
+    await readFileRange(file, range, parser, { ...options, signal: stop.signal }, (n) => {
+      bytesRead += n;
+      report(false);
+      if (digest.classCount > PARALLEL_MAX_CLASSES) {
+        tooMany = true;
+        stop.abort();
+      }
+    });
+  } catch (error) {
+    if (!tooMany || options.signal?.aborted) throw error;
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort);
+  }
+  if (tooMany) return { complete: false, bytes: bytesRead, lines: parser.line - 1 };
   if (total === undefined) parser.end();
   else if (!parser.atRecordBoundary || parser.consumed !== total) {
     return { complete: false, bytes: bytesRead, lines: parser.line - 1 };

@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   digestFilesInThread,
   digestSlowLogFiles,
+  PARALLEL_MAX_CLASSES,
   type ShareReport,
   type SlowLogFileResult,
   type SlowLogProgress,
@@ -176,6 +177,26 @@ describe('a file in N shares = one thread', () => {
     // Every helper failing: this thread reads the whole file.
     const shares = await checkShares(file, expected, cuts, () => 'reject');
     expect(shares.every((share) => !share.merged)).toBe(true);
+  }, 60_000);
+});
+
+describe('many classes', () => {
+  it('a share past PARALLEL_MAX_CLASSES classes stops early and is read by this thread', async () => {
+    // 24,000 classes of one event each, spread over the file: share 1 (95 % of it) passes 20,000.
+    const file = path.join(dir, 'many.log');
+    const generator = fileURLToPath(new URL('../../../bench/slowlog/many-classes.mjs', import.meta.url));
+    expect(spawnSync(process.execPath, [generator, file, '24000', '1']).status).toBe(0);
+    const text = readFileSync(file).toString('latin1');
+    const cut = text.indexOf(';\n#', Math.floor(text.length / 20)) + 3;
+    const alone = await digestFileSegment(file, { start: cut, end: text.length });
+    expect(alone.complete).toBe(false);
+    expect(alone.segment).toBeUndefined();
+    expect(alone.bytes).toBeLessThan(text.length - cut);
+    expect(alone.bytes).toBeGreaterThan((text.length - cut) / 2);
+    const expected = strip(await digestFilesInThread([file], { parallel: false }));
+    expect(expected.classes.length).toBeGreaterThan(PARALLEL_MAX_CLASSES);
+    const shares = await checkShares(file, expected, [cut]);
+    expect(shares.map((share) => share.merged)).toEqual([false, false]);
   }, 60_000);
 });
 
