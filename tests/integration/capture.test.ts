@@ -322,6 +322,38 @@ describe.each(['mysql', 'mariadb'] as Flavor[])(
       }
     });
 
+    it('a connection opened while the slow log records everything leaves its own set-up statements out of mysql.slow_log reads', async () => {
+      const admin = await connect(server.url);
+      const saved = await readSlowLogSettings(admin);
+      const reader = new ConnectionService();
+      try {
+        await admin.query("SET GLOBAL log_output = 'TABLE', long_query_time = 0, slow_query_log = ON");
+        const start = await slowLogTableEnd(admin);
+        // Opened after the change: its session set-up (read-only transaction, version query) is logged.
+        const opened = await reader.openConnection({ dsn: server.readOnlyUrl });
+        const { connection } = reader.get(opened.connectionId);
+        await withScratchDatabase(server.url, async (setup, database) => {
+          await createTable(setup);
+          await runWorkload(server.url, database);
+          await waitForSlowLog(admin, database, INSERTS);
+        });
+        const result = await readSlowLogTable(connection, { cursor: start });
+        const fingerprints = result.classes.map((c) => c.fingerprint);
+        // Canary: the workload is there, and some rows were ours (the set-up and the reads).
+        expect(fingerprints).toContain('select * from t where v = ?');
+        expect(result.source.ownRowsSkipped).toBeGreaterThanOrEqual(3);
+        expect(fingerprints.filter((fp) => /transaction read only|version\(\)|slow_log/.test(fp))).toEqual(
+          [],
+        );
+      } finally {
+        await reader.closeAll();
+        await admin.query(
+          `SET GLOBAL slow_query_log = ${saved.slow_query_log}, long_query_time = ${Number(saved.long_query_time)}, log_output = '${saved.log_output}'`,
+        );
+        await admin.end();
+      }
+    });
+
     it('the window helper needs consent, captures the window and restores the settings, also when the workload throws', async () => {
       const admin = await connect(server.url);
       const opened = await connections.openConnection({ dsn: server.readOnlyUrl });

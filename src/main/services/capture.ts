@@ -32,10 +32,10 @@ import {
 import type { ServerInfo } from '../../core/model/server-info.js';
 import { AdvisorError } from '../../shared/errors.js';
 import { mapMysqlError } from './mysql-errors.js';
+import { CAPTURE_MARKER } from './own-statements.js';
 import { isConnectionLostError } from './reconnect.js';
 
-/** Marks every statement the capture runs, so logs and digests can leave them out. */
-export const CAPTURE_MARKER = '/* sargable capture */';
+export { CAPTURE_MARKER };
 
 /** Default row limit of a snapshot (MySQL's autosized performance_schema_digests_size is 10000). */
 export const DEFAULT_SNAPSHOT_ROWS = 10_000;

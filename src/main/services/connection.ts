@@ -13,6 +13,7 @@ import type { ServerInfo } from '../../core/model/server-info.js';
 import { connectionParamsSchema, type ConnectionParams, type OpenResult } from '../../shared/api.js';
 import { AdvisorError } from '../../shared/errors.js';
 import { mapMysqlError } from './mysql-errors.js';
+import { CAPTURE_MARKER } from './own-statements.js';
 import { detectServerInfo } from './server-info.js';
 import { ManagedConnection, type LinkStatus, type ReconnectPolicy } from './reconnect.js';
 import { setSessionLexicalContext } from './statement-guard.js';
@@ -149,10 +150,10 @@ export async function connect(
   if (options.readOnly === false) target.onWriteSession?.(connection.threadId);
   if (options.readOnly !== false) {
     try {
-      await connection.query('SET SESSION TRANSACTION READ ONLY');
+      await connection.query(`${CAPTURE_MARKER} SET SESSION TRANSACTION READ ONLY`);
       // The statement guard reads each statement as this server and sql_mode will.
       const [rows] = await connection.query<RowDataPacket[]>(
-        'SELECT VERSION() AS version, @@SESSION.sql_mode AS sql_mode',
+        `SELECT ${CAPTURE_MARKER} VERSION() AS version, @@SESSION.sql_mode AS sql_mode`,
       );
       const version = String(rows[0]?.version ?? '');
       const lexical = sessionLexicalContext(version, String(rows[0]?.sql_mode ?? ''));
@@ -198,7 +199,7 @@ export function queryKiller(target: ConnectionTarget): QueryKiller {
   return async (threadId) => {
     const connection = await connect(target, { readOnly: true });
     try {
-      await connection.query(`KILL QUERY ${Math.trunc(threadId)}`);
+      await connection.query(`${CAPTURE_MARKER} KILL QUERY ${Math.trunc(threadId)}`);
     } finally {
       await connection.end().catch(() => undefined);
     }

@@ -3,6 +3,7 @@
 import type { Connection, RowDataPacket } from 'mysql2/promise';
 import { capabilitiesFor, parseVersion, formatVersion, type Flavor } from '../../core/flavors/index.js';
 import type { ServerInfo } from '../../core/model/server-info.js';
+import { CAPTURE_MARKER } from './own-statements.js';
 
 /** Decide the flavor from VERSION() and @@version_comment. */
 export function detectFlavor(versionString: string, versionComment: string): Flavor {
@@ -15,7 +16,7 @@ export function detectFlavor(versionString: string, versionComment: string): Fla
 /** Read what the advisor needs to know about the server, in one round trip. */
 export async function detectServerInfo(connection: Connection): Promise<ServerInfo> {
   const [rows] = await connection.query<RowDataPacket[]>(
-    'SELECT VERSION() AS version, @@version_comment AS comment, @@SESSION.sql_mode AS session_mode, @@GLOBAL.sql_mode AS global_mode, @@performance_schema AS ps, DATABASE() AS db',
+    `SELECT ${CAPTURE_MARKER} VERSION() AS version, @@version_comment AS comment, @@SESSION.sql_mode AS session_mode, @@GLOBAL.sql_mode AS global_mode, @@performance_schema AS ps, DATABASE() AS db`,
   );
   const row: RowDataPacket = rows[0] ?? ({} as RowDataPacket);
   const versionString = String(row.version ?? '');
