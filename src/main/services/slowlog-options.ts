@@ -124,7 +124,7 @@ export interface WorkerRequest {
    * Helper mode: digest the bytes [start, end) of `paths[0]` (to its end without `end`) as a
    * segment and post it back; `index` is the share's number (1 = the first helper's).
    */
-  segment?: { start: number; end?: number; index: number };
+  segment?: { start: number; end?: number; index: number; maxClasses?: number };
   /** The worker script and thread settings, so that a worker can start helpers for a big file. */
   parallel?: Omit<ParallelSpec, 'path' | 'execArgv'> & { path: string };
 }

@@ -14,10 +14,10 @@ export async function runSlowLogWorker(request: WorkerRequest): Promise<void> {
   const post = (message: WorkerMessage): void => parentPort?.postMessage(message);
   try {
     if (request.segment !== undefined) {
-      const { start, end } = request.segment;
+      const { start, end, maxClasses } = request.segment;
       const report = await digestFileSegment(
         request.paths[0] ?? '',
-        { start, end },
+        { start, end, ...(maxClasses === undefined ? {} : { maxClasses }) },
         {
           ...(request.orderBy === undefined ? {} : { orderBy: request.orderBy }),
           ...(request.attributes === undefined ? {} : { attributes: request.attributes }),

@@ -18,6 +18,8 @@ import {
   digestFileInShares,
   digestFileSegment,
   findCuts,
+  SAMPLE_BYTES,
+  SAMPLE_MAX_CLASSES,
   type StartShare,
 } from '../../../src/main/services/slowlog-parallel.js';
 
@@ -197,6 +199,43 @@ describe('many classes', () => {
     expect(expected.classes.length).toBeGreaterThan(PARALLEL_MAX_CLASSES);
     const shares = await checkShares(file, expected, [cut]);
     expect(shares.map((share) => share.merged)).toEqual([false, false]);
+  }, 60_000);
+});
+
+describe('many classes early on: no helper at all', () => {
+  it('a log whose first SAMPLE_BYTES hold more than SAMPLE_MAX_CLASSES classes starts no helper; a few-class log starts them all', async () => {
+    const many = path.join(dir, 'many-early.log');
+    const generator = fileURLToPath(new URL('../../../bench/slowlog/many-classes.mjs', import.meta.url));
+    expect(spawnSync(process.execPath, [generator, many, '12000', '1']).status).toBe(0);
+    const few = path.join(dir, 'few.log');
+    writeFileSync(few, readFileSync(path.join(dir, 'generated.log')));
+    for (const [file, helpersExpected] of [
+      [many, 0],
+      [few, 3],
+    ] as const) {
+      const bytes = readFileSync(file).length;
+      const cuts = await findCuts(
+        file,
+        bytes,
+        0,
+        [0.3, 0.5, 0.7].map((f) => Math.floor(f * bytes)),
+      );
+      expect(cuts).toHaveLength(3);
+      const sampled = await digestFileInShares({ name: file, bytes }, [], inThread(file), {});
+      const started: number[] = [];
+      const record: StartShare = (k, range, onProgress) => {
+        started.push(k);
+        // Every helper gets its part of the class budget (PARALLEL_MAX_CLASSES in all).
+        expect(range.maxClasses).toBe(Math.max(SAMPLE_MAX_CLASSES, Math.floor(PARALLEL_MAX_CLASSES / 3)));
+        return inThread(file)(k, range, onProgress);
+      };
+      const result = await digestFileInShares({ name: file, bytes }, cuts, record, {});
+      expect(strip(result)).toEqual(strip(sampled));
+      expect(started).toHaveLength(helpersExpected);
+    }
+    // The canary's premise: the many-class log's first 2 MiB do hold more than the sample's limit.
+    const head = readFileSync(many).subarray(0, SAMPLE_BYTES).toString('latin1');
+    expect(head.split('\n# Query_time').length - 1).toBeGreaterThan(SAMPLE_MAX_CLASSES);
   }, 60_000);
 });
 
