@@ -29,7 +29,7 @@
  * metrics.ts; {@link MetricColumn.store} writes a merged `Metric` back. A class has the
  * attribute when its count is above zero (a `Metric` is only made with a first value).
  */
-import { type Metric, newMetric, NUM_BUCK, SPARSE_BUCKETS } from './metrics.js';
+import { exactSum, type Metric, MICRO_LIMIT, newMetric, NUM_BUCK, SPARSE_BUCKETS } from './metrics.js';
 
 /** `len` of a class whose histogram is the dense array. */
 const DENSE = 255;
@@ -149,11 +149,11 @@ export class MetricColumn {
     const whole = Math.floor(value);
     if (whole === value) this.sumInt[c]! += whole;
     else {
-      const micro = Math.round((value - whole) * 1e6);
-      if (whole + micro / 1e6 === value) {
+      const units = Math.round(value * 1e6);
+      if (units / 1e6 === value && value < MICRO_LIMIT && value > -MICRO_LIMIT) {
         this.sumInt[c]! += whole;
         if (this.sumMicro.length === 0) this.sumMicro = new Float64Array(this.capacity);
-        this.sumMicro[c]! += micro;
+        this.sumMicro[c]! += units - whole * 1e6;
       } else {
         this.sumOther.set(c, (this.sumOther.get(c) ?? 0) + value);
       }
@@ -186,7 +186,7 @@ export class MetricColumn {
 
   /** The sum of a class's values (see `sumOf`). */
   sum(c: number): number {
-    return this.sumInt[c]! + this.micro(c) / 1e6 + (this.sumOther.get(c) ?? 0);
+    return exactSum(this.sumInt[c]!, this.micro(c)) + (this.sumOther.get(c) ?? 0);
   }
 
   /** Whether a class has values that are not whole millionths (see `Metric.inexact`). */

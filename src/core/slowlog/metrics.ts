@@ -15,7 +15,12 @@
  *
  * Sums do not depend on the order values are added in: integer parts and millionths are kept
  * apart (both exact in a double far beyond any log's size), and only values that are not a
- * whole number of millionths go to a float (`inexact`). Two segments of one file digested in
+ * whole number of millionths go to a float (`inexact`). A value is a whole number of millionths
+ * when `Math.round(value * 1e6) / 1e6 === value` (below {@link MICRO_LIMIT}): the double a log's
+ * `1.668162` is read as is the one nearest to the decimal, and so is units / 1e6 (a test checks
+ * it on random decimals); `whole + micro / 1e6` is not (1 + 0.668162 !== 1.668162), which made
+ * most times ≥ 1 s inexact before. The sum is {@link exactSum}: the double nearest to the exact
+ * decimal sum. Two segments of one file digested in
  * parallel can then be merged by adding their metrics ({@link mergeMetric}) with the same result
  * as one pass; when both sides are inexact the merge is refused ({@link mergeable}).
  *
@@ -183,10 +188,10 @@ export function addValue(metric: Metric, value: number, bucket: number): void {
   const whole = Math.floor(value);
   if (whole === value) metric.sumInt += whole;
   else {
-    const micro = Math.round((value - whole) * 1e6);
-    if (whole + micro / 1e6 === value) {
+    const units = Math.round(value * 1e6);
+    if (units / 1e6 === value && value < MICRO_LIMIT && value > -MICRO_LIMIT) {
       metric.sumInt += whole;
-      metric.sumMicro += micro;
+      metric.sumMicro += units - whole * 1e6;
     } else {
       metric.sumOther += value;
       metric.inexact = true;
@@ -224,7 +229,23 @@ export function addValue(metric: Metric, value: number, bucket: number): void {
 
 /** The sum of a metric's values (the same whatever order they were added in, unless `inexact`). */
 export function sumOf(metric: Metric): number {
-  return metric.sumInt + metric.sumMicro / 1e6 + metric.sumOther;
+  return exactSum(metric.sumInt, metric.sumMicro) + metric.sumOther;
+}
+
+/**
+ * Values below this magnitude that are a decimal with at most six fractional digits are counted
+ * exactly (whole units and millionths): below 2^33 a double's spacing is under a millionth, so
+ * the decimal a value was read from is the only one that rounds to it.
+ */
+export const MICRO_LIMIT = 2 ** 33;
+
+/**
+ * `int + micro / 1e6` as the double nearest to that decimal (what reading its text gives), while
+ * `int × 10^6 + micro` stays below 2^53 (any log: 285 years of Query_time); beyond, within an ulp.
+ */
+export function exactSum(int: number, micro: number): number {
+  const units = int * 1e6 + micro;
+  return Number.isSafeInteger(units) ? units / 1e6 : int + micro / 1e6;
 }
 
 /** Adds `n` values that fell in `bucket` to a bucketed metric's histogram. */

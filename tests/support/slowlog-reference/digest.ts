@@ -414,10 +414,12 @@ function addValue(metric: Metric, value: number, bucket: number): void {
   const whole = Math.floor(value);
   if (whole === value) metric.sumInt += whole;
   else {
-    const micro = Math.round((value - whole) * 1e6);
-    if (whole + micro / 1e6 === value) {
+    // Updated with src (issue 21): every decimal of at most six fractional digits is counted
+    // exactly, not only those below 1 (sum-exact.test.ts checks the sums against BigInt ones).
+    const units = Math.round(value * 1e6);
+    if (units / 1e6 === value && Math.abs(value) < 2 ** 33) {
       metric.sumInt += whole;
-      metric.sumMicro += micro;
+      metric.sumMicro += units - whole * 1e6;
     } else {
       metric.sumOther += value;
       metric.inexact = true;
@@ -454,7 +456,9 @@ function addValue(metric: Metric, value: number, bucket: number): void {
 
 /** The sum of a metric's values (the same whatever order they were added in, unless `inexact`). */
 function sumOf(metric: Metric): number {
-  return metric.sumInt + metric.sumMicro / 1e6 + metric.sumOther;
+  const units = metric.sumInt * 1e6 + metric.sumMicro;
+  const exact = Number.isSafeInteger(units) ? units / 1e6 : metric.sumInt + metric.sumMicro / 1e6;
+  return exact + metric.sumOther;
 }
 
 /** Adds `n` values that fell in `bucket` to a bucketed metric's histogram. */
