@@ -144,7 +144,7 @@ export function dialogOptions(
         title: 'Choose a slow log file',
         properties,
         filters: [
-          { name: 'Slow logs', extensions: ['log', 'txt'] },
+          { name: 'Slow logs', extensions: ['log', 'txt', 'gz'] },
           { name: 'All files', extensions: ['*'] },
         ],
       }

@@ -37,7 +37,7 @@ Options:
                            docs/slowlog.md)
   -h, --help               show this help
 
-Reads standard input with -. Progress goes to standard error when it is a terminal (or with --progress).
+Reads standard input with -; a gzip file (.gz) is decompressed on the fly. Progress goes to standard error when it is a terminal (or with --progress).
 With --dsn it digests what ran on a live server instead: performance_schema statement digests over
 --window seconds (the same as 'sargable capture'; see 'sargable capture --help' for more sources).
 Exit codes: 0 ran, 2 usage or input error.`;

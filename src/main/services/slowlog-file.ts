@@ -17,7 +17,8 @@ import {
   type WorkerRequest,
 } from './slowlog-options.js';
 import { digestFileInShares, findCuts, parallelThreads, workerShares } from './slowlog-parallel.js';
-import { cancelled, fileError, pump, readFileRange } from './slowlog-read.js';
+import { compressionOf, gunzipFile, gzipSize, refuseCompressed } from './slowlog-compressed.js';
+import { cancelled, fileError, pump, READ_CHUNK_BYTES, readFileRange } from './slowlog-read.js';
 
 export type {
   DigestFilesOptions,
@@ -83,10 +84,15 @@ export async function digestFilesInThread(
         throw fileError(file, error);
       });
       if (info.isDirectory()) throw fileError(file, Object.assign(new Error('EISDIR'), { code: 'EISDIR' }));
-      return { name: file, bytes: info.size };
+      // A compressed log (slowlog-compressed.ts): gzip is read through zlib, others refused.
+      const compression = compressionOf(file);
+      if (compression === undefined) return { name: file, bytes: info.size };
+      if (compression !== 'gzip') throw refuseCompressed(file, compression);
+      const chunkSize = options.chunkSize ?? READ_CHUNK_BYTES;
+      return { name: file, bytes: gzipSize(file, info.size), open: () => gunzipFile(file, chunkSize) };
     }),
   );
-  const only = inputs.length === 1 ? inputs[0] : undefined;
+  const only = inputs.length === 1 && inputs[0]!.open === undefined ? inputs[0] : undefined;
   const spec =
     options.parallel ??
     (bundledWorkerPath() !== undefined && availableParallelism() >= 2

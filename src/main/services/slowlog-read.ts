@@ -3,6 +3,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import type { SlowLogParser } from '../../core/slowlog/index.js';
 import { AdvisorError } from '../../shared/errors.js';
+import { gzipError } from './slowlog-compressed.js';
 
 /** What ends a slow-log record (pt-query-digest's `$/`), as bytes. */
 const RECORD_SEPARATOR = Buffer.from(';\n#', 'latin1');
@@ -23,6 +24,8 @@ export function cancelled(): AdvisorError {
 }
 
 export function fileError(file: string, error: unknown): AdvisorError {
+  const damaged = gzipError(file, error);
+  if (damaged) return damaged;
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') {
     return new AdvisorError(
