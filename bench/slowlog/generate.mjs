@@ -1,20 +1,9 @@
 // Writes a deterministic, realistic MySQL 8.0 slow log (log_slow_extra=ON) of about N MiB.
 // Usage: node bench/slowlog/generate.mjs OUTFILE [MiB]
 import { createWriteStream } from 'node:fs';
+import { mulberry32 } from './random.mjs';
 
-/** Small deterministic PRNG (mulberry32). */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const rand = rng(20261121);
+const rand = mulberry32(20261121);
 const int = (n) => Math.floor(rand() * n);
 const pick = (list) => list[int(list.length)];
 const str = (n) => Array.from({ length: n }, () => 'abcdefghijklmnopqrstuvwxyz'[int(26)]).join('');

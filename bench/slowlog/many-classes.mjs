@@ -6,6 +6,7 @@
  * rows and users that vary per event; events of one class are spread over the file.
  */
 import { createWriteStream } from 'node:fs';
+import { mulberry32 } from './random.mjs';
 
 const [out, classesArg, perClassArg] = process.argv.slice(2);
 if (!out) {
@@ -15,14 +16,7 @@ if (!out) {
 const classes = Number(classesArg ?? 110_000);
 const perClass = Number(perClassArg ?? 3);
 
-let seed = 20261126;
-const rand = () => {
-  seed = (seed + 0x6d2b79f5) >>> 0;
-  let t = seed;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
+const rand = mulberry32(20261126);
 const int = (n) => Math.floor(rand() * n);
 const letters = (i) => {
   let s = '';

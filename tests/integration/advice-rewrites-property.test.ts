@@ -20,6 +20,7 @@ import { schemaFromDdl } from '../../src/core/schema/ddl.js';
 import { loadSchema } from '../../src/main/services/schema.js';
 import { detectServerInfo } from '../../src/main/services/server-info.js';
 import { connect, scratchDatabaseName, testServers } from '../support/db.js';
+import { mulberry32 } from '../../bench/slowlog/random.mjs';
 
 type Flavor = 'mysql' | 'mariadb';
 
@@ -178,16 +179,6 @@ function insertStatements(allowZero: boolean): string[] {
 }
 
 // ---- predicate generation (deterministic: every combination, or a seeded sample of it) ----
-
-/** Mulberry32: a small seeded PRNG, so the sample is the same on every run. */
-function prng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const NUMERIC = ['i', 'ti', 'iu', 'bu', 'bi', 'z', 'amt', 'du', 'f'];
 const TEMPORAL = ['d', 'dt', 'dt6', 'ts'];
@@ -518,7 +509,7 @@ describe.each(testServers())(
     let connection: Connection;
     let database: string;
     let defaultMode: string;
-    const random = prng(17);
+    const random = mulberry32(17);
     const statements = [
       ...predicates(random).map((predicate) => `SELECT id FROM p WHERE ${predicate}`),
       ...statementsOf(random),

@@ -8,19 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { isNode } from '../../src/core/sql/ast.js';
 import { parseStatement } from '../../src/core/sql/parse.js';
 import { testServers, withScratchDatabase } from '../support/db.js';
+import { mulberry32 } from '../../bench/slowlog/random.mjs';
 
 const VALUES: Record<string, number> = { a: 0, b: 1, c: 2, d: 3 };
-
-/** A deterministic generator (mulberry32): the same conditions on every run. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function condition(next: () => number, depth = 0): string {
   const pick = <T>(items: T[]): T => items[Math.floor(next() * items.length)]!;
@@ -85,7 +75,7 @@ function evaluate(node: unknown): number {
 
 describe.each(testServers())('operator precedence on $flavor', ({ flavor, url }) => {
   it('XOR, ||, AND, OR, NOT, comparisons and arithmetic: our tree gives the server’s value', async () => {
-    const next = random(19);
+    const next = mulberry32(19);
     const conditions = Array.from({ length: 400 }, () => condition(next));
     expect(conditions.filter((text) => / XOR | \|\| /.test(text)).length).toBeGreaterThan(300);
     const ours = conditions.map((text) => {

@@ -8,17 +8,21 @@
  * the start; the truth is how often each statement ran. pt-query-digest is compared through
  * `--pt-compatible` when it is installed (it misreads these events too).
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fingerprint } from '../../src/core/fingerprint/index.js';
-import { utf8ToBinaryString } from '../../src/core/slowlog/index.js';
-import { digestFilesInThread, type SlowLogFileResult } from '../../src/main/services/slowlog-file.js';
+import { digestFilesInThread } from '../../src/main/services/slowlog-file.js';
 import { mariadb114Available, startServer, type TestServer } from '../support/servers.js';
-import { ours, theirs, type ExpectedJson } from '../unit/slowlog/pt-json.js';
+import { ours, theirs } from '../unit/slowlog/pt-json.js';
+import {
+  classCounts as counts,
+  classKey as key,
+  ptAvailable,
+  ptDigest,
+  waitForLog,
+} from '../support/slowlog-logs.js';
 
 /** Statements that make the server write a warning holding the user's value, and how often each runs. */
 const CASES: { sql: string; times: number }[] = [
@@ -34,26 +38,6 @@ const releases: { name: string; release?: '11.4' }[] = [
   { name: 'MariaDB 10.11' },
   ...(mariadb114Available() ? [{ name: 'MariaDB 11.4', release: '11.4' as const }] : []),
 ];
-
-const key = (sql: string): string => fingerprint(utf8ToBinaryString(sql));
-
-function counts(result: SlowLogFileResult): Record<string, number> {
-  return Object.fromEntries(result.classes.map((c) => [c.fingerprint, c.queryCount]));
-}
-
-function ptDigest(file: string): ExpectedJson | undefined {
-  const pt = spawnSync(
-    'pt-query-digest',
-    ['--no-version-check', '--output', 'json', '--limit', '1000000', file],
-    {
-      encoding: 'utf8',
-      env: { ...process.env, TZ: 'UTC' },
-      maxBuffer: 64 * 1024 * 1024,
-    },
-  );
-  if (pt.error || pt.status !== 0) return undefined;
-  return JSON.parse(pt.stdout) as ExpectedJson;
-}
 
 const dir = mkdtempSync(path.join(os.tmpdir(), 'sargable-slowlog-warnings-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -87,11 +71,7 @@ describe.sequential.each(releases)('slow-log warnings read right: $name', ({ nam
     await connection.query('SET GLOBAL slow_query_log_file = ?', [file]);
     for (const { sql, times } of CASES) for (let i = 0; i < times; i++) await connection.query(sql);
     await connection.query("SELECT 'warnings done' AS marker");
-    let text = '';
-    for (let i = 0; i < 400 && !text.includes('warnings done'); i++) {
-      await new Promise((resolve) => setTimeout(resolve, 25));
-      text = readFileSync(file, 'latin1');
-    }
+    const text = await waitForLog(file, 'warnings done');
     // The server wrote the messages verbatim (the case this test is about).
     expect(text).toContain("# Warnings\n# Warning 1292 Truncated incorrect INTEGER value: '1\nfoo'\n");
     expect(text).toContain("value: '2;\n# Query_time: 5'\n");
@@ -111,7 +91,7 @@ describe.sequential.each(releases)('slow-log warnings read right: $name', ({ nam
     const pt = await digestFilesInThread([file], { ptCompatible: true });
     expect(counts(pt)[key(CASES[1]!.sql)] ?? 0).toBeLessThan(2);
     const ptJson = ptDigest(file);
-    if (spawnSync('pt-query-digest', ['--version']).status === 0) expect(ptJson).toBeDefined();
+    if (ptAvailable()) expect(ptJson).toBeDefined();
     if (ptJson) expect(ours(pt)).toEqual(theirs(ptJson));
   }, 60_000);
 });

@@ -7,16 +7,20 @@
  * pt-query-digest 3.2.1 itself prints for the same file (it is run when installed).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fingerprint } from '../../src/core/fingerprint/index.js';
-import { utf8ToBinaryString } from '../../src/core/slowlog/index.js';
-import { digestFilesInThread, type SlowLogFileResult } from '../../src/main/services/slowlog-file.js';
+import { digestFilesInThread } from '../../src/main/services/slowlog-file.js';
 import { mariadb114Available, startServer, type Flavor, type TestServer } from '../support/servers.js';
-import { ours, theirs, type ExpectedJson } from '../unit/slowlog/pt-json.js';
+import { ours, theirs } from '../unit/slowlog/pt-json.js';
+import {
+  classCounts as counts,
+  classKey as key,
+  ptDigest,
+  waitForLog as waitFor,
+} from '../support/slowlog-logs.js';
 
 const GIANT_BYTES = 65 * 1024 * 1024 + 4321;
 
@@ -40,35 +44,6 @@ const servers: { name: string; flavor: Flavor; release?: '11.4' }[] = [
     ? [{ name: 'MariaDB 11.4', flavor: 'mariadb' as const, release: '11.4' as const }]
     : []),
 ];
-
-const key = (sql: string): string => fingerprint(utf8ToBinaryString(sql));
-
-function counts(result: SlowLogFileResult): Record<string, number> {
-  return Object.fromEntries(result.classes.map((c) => [c.fingerprint, c.queryCount]));
-}
-
-function ptDigest(file: string): ExpectedJson | undefined {
-  const pt = spawnSync(
-    'pt-query-digest',
-    ['--no-version-check', '--output', 'json', '--limit', '1000000', file],
-    {
-      encoding: 'utf8',
-      env: { ...process.env, TZ: 'UTC' },
-      maxBuffer: 256 * 1024 * 1024,
-    },
-  );
-  if (pt.error || pt.status !== 0) return undefined;
-  return JSON.parse(pt.stdout) as ExpectedJson;
-}
-
-async function waitFor(file: string, marker: string): Promise<string> {
-  for (let i = 0; i < 400; i++) {
-    const text = readFileSync(file, 'latin1');
-    if (text.includes(marker)) return text;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error(`the server never wrote "${marker}" to ${file}`);
-}
 
 /** Logs kept per server for the cross-server test at the end (mixed time formats). */
 const logs: { name: string; file: string; text: string }[] = [];

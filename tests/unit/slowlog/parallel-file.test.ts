@@ -4,8 +4,9 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { buildSlowLogWorker } from '../../support/slowlog-worker.js';
+import { mulberry32 } from '../../../bench/slowlog/random.mjs';
 import {
   digestFilesInThread,
   digestSlowLogFiles,
@@ -79,25 +80,13 @@ function inThread(
   };
 }
 
-/** Deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Cut sets for a file: separators (every one, or ~12), separators ±1, and random positions. */
 function cutSets(text: string, seed: number): number[][] {
   const seps: number[] = [];
   for (let at = text.indexOf(';\n#'); at !== -1; at = text.indexOf(';\n#', at + 1)) seps.push(at + 3);
   const step = Math.max(1, Math.ceil(seps.length / 12));
   const every = seps.filter((_, i) => i % step === 0);
-  const random = rng(seed);
+  const random = mulberry32(seed);
   const anywhere = Array.from({ length: 8 }, () => 1 + Math.floor(random() * (text.length - 1)));
   return [every, every.map((at) => at - 1), every.map((at) => at + 1), anywhere].filter(
     (cuts) => cuts.length > 0,
@@ -186,7 +175,7 @@ describe('real slow logs: times of 1 s and more', () => {
   it('every share merges (none is re-read) and the sums are the exact decimal ones', async () => {
     // As MySQL writes a slow log with long_query_time = 1: every Query_time ≥ 1 s with six
     // decimals (1.668162 is not 1 + 668162 / 1e6 in doubles), a few classes seen in every share.
-    const random = rng(2101);
+    const random = mulberry32(2101);
     const units: bigint[] = [];
     const lines: string[] = [];
     for (let i = 0; i < 3000; i++) {
@@ -279,14 +268,7 @@ describe('shares on worker threads', () => {
   const worker = { path: path.join(dir, 'slowlog-worker.cjs') };
   const failing = path.join(dir, 'failing-worker.cjs');
   beforeAll(async () => {
-    await build({
-      entryPoints: [fileURLToPath(new URL('../../../src/main/services/slowlog-worker.ts', import.meta.url))],
-      outfile: worker.path,
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      logLevel: 'error',
-    });
+    await buildSlowLogWorker(worker.path);
     // A helper script whose share 2 fails (the thread throws before digesting).
     writeFileSync(
       failing,

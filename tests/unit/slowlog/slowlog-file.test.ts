@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { buildSlowLogWorker } from '../../support/slowlog-worker.js';
 import {
   digestFilesInThread,
   digestSlowLogFiles,
@@ -16,14 +16,7 @@ const sample = fileURLToPath(new URL('../../fixtures/slowlogs/percona/slow002.tx
 const workerDir = mkdtempSync(path.join(os.tmpdir(), 'sargable-worker-'));
 const worker = { path: path.join(workerDir, 'slowlog-worker.cjs') };
 beforeAll(async () => {
-  await build({
-    entryPoints: [fileURLToPath(new URL('../../../src/main/services/slowlog-worker.ts', import.meta.url))],
-    outfile: worker.path,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    logLevel: 'error',
-  });
+  await buildSlowLogWorker(worker.path);
 });
 
 describe('slow-log file service', () => {
