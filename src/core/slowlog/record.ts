@@ -65,6 +65,10 @@ const SCHEMA_PREFIX = new RegExp(`Schema:${WS}+`);
 const USE_LINE = /^use ([^;]+)/;
 /** MySQL's Slow_log_throttle summary line (`throttle: %10lu 'index not used' warning(s) suppressed.`). */
 const THROTTLE_SUMMARY = /^throttle: +(\d+) '[^'\n]*' warning\(s\) suppressed\.$/;
+/** Whether a record's statement is MySQL's throttle summary (see the end of parseRecord). */
+function isThrottleSummary(query: string): boolean {
+  return query.charCodeAt(0) === 116 /* t */ && THROTTLE_SUMMARY.test(query);
+}
 const SET_LINE = new RegExp(`^SET${WS}+([^;]*)`);
 const SET_SPLIT = new RegExp(`,|${WS}*=${WS}*`);
 export const LEADING_WS = new RegExp(`^${WS}+`);
@@ -399,7 +403,8 @@ export function createRecordParser(
     start = end + 1;
     if (start >= n - 3 || hashed.charCodeAt(start) === 35 /* # */) return undefined;
     const query = hashed.slice(start, n - 3);
-    if (query === '0' || queryEndsOpen(query)) return undefined;
+    // What the general loop does not make an event of (see its end) is left to it.
+    if (query === '0' || queryEndsOpen(query) || isThrottleSummary(query)) return undefined;
     const out = scratchOutcome;
     out.event = new ParsedSlowLogEvent(offset, lineNo, query, false, ops);
     out.skip = undefined;
@@ -568,7 +573,7 @@ export function createRecordParser(
     // MySQL's log_throttle_queries_not_using_indexes writes `throttle: N 'index not used'
     // warning(s) suppressed.` as a statement of user `[] @ []`: no statement ran as that text; N
     // statements were not logged. Reported as a skip (pt-query-digest makes it a query class).
-    if (strict && query.charCodeAt(0) === 116 /* t */ && THROTTLE_SUMMARY.test(query)) {
+    if (strict && isThrottleSummary(query)) {
       out.skip = `MySQL's throttle summary, not a statement: ${query.replace(THROTTLE_SUMMARY, '$1')} statement(s) not using indexes ran and were not logged (log_throttle_queries_not_using_indexes)`;
       return out;
     }

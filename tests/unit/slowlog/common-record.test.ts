@@ -66,6 +66,7 @@ const tricky: Record<string, string> = {
   ),
   'column header in the query': record('SELECT 2\nTime                 Id Command    Argument\nSELECT 3'),
   'query 0': record('0'),
+  "MySQL's throttle summary": record("throttle:          3 'index not used' warning(s) suppressed."),
   'query starting with #': record('# administrator command: Quit'),
   'quote left open': record("SELECT 'a;\n# Query_time: 9"),
   'query ending in a comment': record('SELECT 1 /* x'),
