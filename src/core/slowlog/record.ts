@@ -402,15 +402,45 @@ export function createRecordParser(
     ops.push('timestamp', stamp);
     start = end + 1;
     if (start >= n - 3 || hashed.charCodeAt(start) === 35 /* # */) return undefined;
-    const query = hashed.slice(start, n - 3);
-    // What the general loop does not make an event of (see its end) is left to it.
-    if (query === '0' || queryEndsOpen(query) || isThrottleSummary(query)) return undefined;
     const out = scratchOutcome;
-    out.event = new ParsedSlowLogEvent(offset, lineNo, query, false, ops);
+    out.event = undefined;
     out.skip = undefined;
     out.join = false;
     out.front = NONE;
     out.back = NONE;
+    return finish(out, hashed.slice(start, n - 3), false, ops, true, hashed, offset, lineNo);
+  }
+
+  /**
+   * The end of a record's reading, the same for both readings: the event, or why there is none
+   * (no query, a query that ends inside a literal or comment, MySQL's throttle summary).
+   */
+  function finish(
+    out: Outcome,
+    query: string | undefined,
+    admin: boolean,
+    ops: (string | typeof ATTRIBUTE_LINE_OP)[],
+    allowJoin: boolean,
+    stmt: string,
+    offset: number,
+    lineNo: number,
+  ): Outcome {
+    if (!perlTruthy(query)) {
+      if (!BLANK_RECORD.test(stmt)) out.skip = 'header lines without a query (partial event)';
+      return out;
+    }
+    if (allowJoin && !admin && queryEndsOpen(query)) {
+      out.join = true;
+      return out;
+    }
+    // MySQL's log_throttle_queries_not_using_indexes writes `throttle: N 'index not used'
+    // warning(s) suppressed.` as a statement of user `[] @ []`: no statement ran as that text; N
+    // statements were not logged. Reported as a skip (pt-query-digest makes it a query class).
+    if (strict && isThrottleSummary(query)) {
+      out.skip = `MySQL's throttle summary, not a statement: ${query.replace(THROTTLE_SUMMARY, '$1')} statement(s) not using indexes ran and were not logged (log_throttle_queries_not_using_indexes)`;
+      return out;
+    }
+    out.event = new ParsedSlowLogEvent(offset, lineNo, query, admin, ops);
     return out;
   }
 
@@ -562,23 +592,7 @@ export function createRecordParser(
       start = end + 1;
     }
 
-    if (!perlTruthy(query)) {
-      if (!BLANK_RECORD.test(stmt)) out.skip = 'header lines without a query (partial event)';
-      return out;
-    }
-    if (allowJoin && !admin && queryEndsOpen(query)) {
-      out.join = true;
-      return out;
-    }
-    // MySQL's log_throttle_queries_not_using_indexes writes `throttle: N 'index not used'
-    // warning(s) suppressed.` as a statement of user `[] @ []`: no statement ran as that text; N
-    // statements were not logged. Reported as a skip (pt-query-digest makes it a query class).
-    if (strict && isThrottleSummary(query)) {
-      out.skip = `MySQL's throttle summary, not a statement: ${query.replace(THROTTLE_SUMMARY, '$1')} statement(s) not using indexes ran and were not logged (log_throttle_queries_not_using_indexes)`;
-      return out;
-    }
-    out.event = new ParsedSlowLogEvent(offset, lineNo, query, admin, ops);
-    return out;
+    return finish(out, query, admin, ops, allowJoin, stmt, offset, lineNo);
   }
 
   return parseRecord;
